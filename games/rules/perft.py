@@ -1,0 +1,41 @@
+"""Perft, the move-generation check of RULES.md: the number of move paths of a given depth.
+
+Public names: ``perft``, ``perft_divide``.
+
+``perft(p, 0) = 1``; at a finished position ``perft(p, d) = 0`` for ``d > 0``; otherwise the
+sum over the legal moves of ``perft(child, d - 1)``. History rules (repetition, the move
+limit) are ignored: a TPN carries no history. The last ply is counted without being played
+(``State.count_legal_moves``), which is what makes depth 4 of the opening cheap.
+"""
+
+from __future__ import annotations
+
+from games.rules.moves import format_move_code
+from games.rules.state import State
+
+
+def perft(state: State, depth: int) -> int:
+    if depth < 0:
+        raise ValueError(f"perft depth must be 0 or more, got {depth}")
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return state.count_legal_moves()
+    total = 0
+    for code in state.legal_move_codes():
+        child = state.clone()
+        child.apply_code(code)
+        total += perft(child, depth - 1)
+    return total
+
+
+def perft_divide(state: State, depth: int) -> dict[str, int]:
+    """Perft of each legal move at ``depth - 1``, keyed by the move's notation (to debug)."""
+    if depth < 1:
+        raise ValueError(f"perft_divide needs a depth of 1 or more, got {depth}")
+    counts = {}
+    for code in state.legal_move_codes():
+        child = state.clone()
+        child.apply_code(code)
+        counts[format_move_code(code)] = perft(child, depth - 1)
+    return counts
