@@ -1,0 +1,39 @@
+# The two commands of the README: `make run` (the site on the embedded default) and
+# `make test` (the whole suite on real PostgreSQL, Redis, a Celery worker and Chromium).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck production bench
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	@echo "Your Trumps is starting at http://$(HOST):$(PORT)/"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) yourtrumps_site.asgi:application
+
+test: $(STAMP)
+	scripts/ensure-test-services
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+# The production topology on one machine: two daphne processes and a Celery worker on
+# PostgreSQL and Redis (see README).
+production: $(STAMP)
+	scripts/run-production-local
+
+bench: $(STAMP)
+	$(BIN)/python -m games.rules bench

@@ -1,0 +1,46 @@
+"""Production settings: hardened, and refusing to start without what they need."""
+
+import os
+import subprocess
+import sys
+
+from tests.support.processes import REPO_ROOT
+
+PRODUCTION_ENV = {
+    "DJANGO_ENV": "production",
+    "DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings",
+    "SECRET_KEY": "a-long-random-secret-used-only-by-this-test-0123456789-abcdefghijkl",
+    "ALLOWED_HOSTS": "yourtrumps.example",
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres",
+    "REDIS_URL": "redis://127.0.0.1:6379/13",
+}
+
+
+def manage(*args: str, **env_overrides: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **PRODUCTION_ENV, **env_overrides}
+    env = {k: v for k, v in env.items() if v != ""}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO_ROOT, env=env,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_under_production_settings():
+    result = manage("check", "--deploy", "--fail-level", "WARNING")
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_without_a_secret_key_stops_with_a_clear_error():
+    result = manage("check", SECRET_KEY="")
+
+    assert result.returncode != 0
+    assert "SECRET_KEY is required when DJANGO_ENV=production" in result.stderr
+
+
+def test_an_unknown_environment_name_is_refused():
+    result = manage("check", DJANGO_ENV="staging")
+
+    assert result.returncode != 0
+    assert "DJANGO_ENV must be 'embedded' or 'production'" in result.stderr

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: real servers, a real Celery worker, real Chromium."""

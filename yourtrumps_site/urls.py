@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from yourtrumps_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]
