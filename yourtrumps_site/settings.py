@@ -13,7 +13,6 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -81,10 +80,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a logged-in player's saved language wins over the browser's.
+    "yourtrumps_site.i18n.UserLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -220,8 +220,12 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Your Trumps <noreply
 
 # --- Language and time ------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
+# Each language's own name (not translated), so a reader finds theirs in any interface language.
 LANGUAGES = [
-    ("en", _("English")),
+    ("en", "English"),
+    ("pl", "Polski"),
+    ("ru", "Русский"),
+    ("eu", "Euskara"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

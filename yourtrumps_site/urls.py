@@ -1,12 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from yourtrumps_site import views
+from yourtrumps_site import i18n, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", i18n.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
