@@ -1,27 +1,78 @@
-"""The rules of Svoi Kozyri: pure Python, no Django (see RULES.md)."""
+"""The rules of Svoi Kozyri (RULES.md) as a pure Python library: no Django anywhere below.
 
-from games.rules.cards import ALL_CARDS, RANKS, SUITS, Card, Rank, Suit, beats
+The public API, by module (each module's docstring has the details):
+
+- ``cards``: ``Suit``, ``Rank``, ``Card``, ``SUITS``, ``RANKS``, ``ALL_CARDS``, ``beats``,
+  ``parse_cards``, ``format_cards`` -- cards are codes 0..35, sets of cards int masks.
+- ``moves``: ``Move``, ``MoveKind`` -- notation ``9H``, ``QH-7D``, ``QH``, ``+3``; int codes.
+- ``errors``: ``IllegalMoveError``, ``InvalidNotationError`` (both ``ValueError``).
+- ``state``: ``State`` -- a position: ``from_tpn``/``tpn``, ``legal_moves``, ``is_legal``,
+  ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), ``clone``, ``outcome``,
+  ``key``, ``observation``.
+- ``outcome``: ``Outcome`` (loser, places), ``Termination`` (why a game ended).
+- ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps).
+- ``game``: ``Game`` -- history, repetition and move-limit draws, resignation, time loss,
+  ``position_at`` for replays; ``MOVE_LIMIT``.
+- ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``.
+- ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.
+- ``perft``: ``perft``, ``perft_divide``.
+- ``playout``: ``random_move_code``, ``random_playout`` -- uniform random moves, fast.
+- ``bench``: ``bench``; ``cli``: ``main`` (``python -m games.rules``, INTERFACES.md).
+"""
+
+from games.rules.bench import BenchResult, bench
+from games.rules.cards import (
+    ALL_CARDS,
+    RANKS,
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    beats,
+    format_cards,
+    parse_cards,
+)
+from games.rules.deal import TrumpChoice, deal
 from games.rules.errors import IllegalMoveError, InvalidNotationError
+from games.rules.game import MOVE_LIMIT, Game
 from games.rules.moves import Move, MoveKind
+from games.rules.observation import Observation
 from games.rules.outcome import Outcome, Termination
 from games.rules.perft import perft, perft_divide
+from games.rules.playout import random_move_code, random_playout
+from games.rules.record import GameRecord, RecordError, format_record, parse_record
 from games.rules.state import State
 
 __all__ = [
     "ALL_CARDS",
+    "MOVE_LIMIT",
     "RANKS",
     "SUITS",
+    "BenchResult",
     "Card",
+    "Game",
+    "GameRecord",
     "IllegalMoveError",
     "InvalidNotationError",
     "Move",
     "MoveKind",
+    "Observation",
     "Outcome",
     "Rank",
+    "RecordError",
     "State",
     "Suit",
     "Termination",
+    "TrumpChoice",
     "beats",
+    "bench",
+    "deal",
+    "format_cards",
+    "format_record",
+    "parse_cards",
+    "parse_record",
     "perft",
     "perft_divide",
+    "random_move_code",
+    "random_playout",
 ]

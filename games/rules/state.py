@@ -18,6 +18,8 @@ the sixes alone. Knowledge is not part of the position: ``key()`` and ``==`` ign
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.rules.cards import (
     ALL_CARDS,
     BEATERS,
@@ -33,6 +35,9 @@ from games.rules.errors import IllegalMoveError
 from games.rules.moves import BEAT_BASE, TAKE_BASE, Move, format_move_code, parse_move_code
 from games.rules.outcome import Outcome
 from games.rules.tpn import format_position, parse_position
+
+if TYPE_CHECKING:
+    from games.rules.observation import Observation
 
 PositionKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
@@ -167,6 +172,13 @@ class State:
         new._out = self._out[:]
         new._known = self._known[:]
         return new
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of this position (see ``games.rules.observation``)."""
+        # A local import: observation.py builds on this module.
+        from games.rules.observation import Observation
+
+        return Observation.of_state(self, seat)
 
     # --- the end --------------------------------------------------------------------
 
