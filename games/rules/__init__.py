@@ -10,7 +10,8 @@ The public API, by module (each module's docstring has the details):
   ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), ``clone``, ``outcome``,
   ``key``, ``observation``.
 - ``outcome``: ``Outcome`` (loser, places), ``Termination`` (why a game ended).
-- ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps).
+- ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps),
+  ``first_dealer``, ``next_dealer`` (who deals).
 - ``game``: ``Game`` -- history, repetition and move-limit draws, resignation, time loss,
   ``position_at`` for replays; ``MOVE_LIMIT``.
 - ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``.
@@ -32,7 +33,7 @@ from games.rules.cards import (
     format_cards,
     parse_cards,
 )
-from games.rules.deal import TrumpChoice, deal
+from games.rules.deal import TrumpChoice, deal, first_dealer, next_dealer
 from games.rules.errors import IllegalMoveError, InvalidNotationError
 from games.rules.game import MOVE_LIMIT, Game
 from games.rules.moves import Move, MoveKind
@@ -67,8 +68,10 @@ __all__ = [
     "beats",
     "bench",
     "deal",
+    "first_dealer",
     "format_cards",
     "format_record",
+    "next_dealer",
     "parse_cards",
     "parse_record",
     "perft",

@@ -1,6 +1,7 @@
 """Before the first move: the choice of trumps and the seeded deal with the sixes rule.
 
-Public names: ``TrumpChoice``, ``deal``, ``dealt_hands``, ``parse_trumps``.
+Public names: ``TrumpChoice``, ``deal``, ``dealt_hands``, ``parse_trumps``,
+``first_dealer``, ``next_dealer``.
 
 Trumps are chosen in turn order starting with the player who will lead (seat
 ``dealer + 1``) and going clockwise; a player who does not choose in time gets a random
@@ -10,6 +11,8 @@ The deal is a pure function of its seed: the pack in canonical order (clubs 6..A
 diamonds, hearts, spades) is shuffled by ``random.Random(seed).shuffle``, then dealt one
 card at a time clockwise from seat ``dealer + 1``. Then every six of a seat's trump suit
 that another seat holds is given to that seat. The player to the dealer's left leads.
+The first dealer is random (``first_dealer``); in rematches the loser of the previous
+game deals, and after a draw the deal passes to the left (``next_dealer``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 from games.rules.cards import N_CARDS, SUITS, Suit, six_of
 from games.rules.errors import InvalidNotationError
+from games.rules.outcome import Outcome
 from games.rules.state import State
 
 
@@ -95,9 +99,23 @@ class TrumpChoice:
         return tuple(by_seat)
 
 
-def default_dealer(n_players: int) -> int:
-    """The dealer when none is given: the last seat, so that seat 0 leads."""
-    return n_players - 1
+def first_dealer(n_players: int, seed: int) -> int:
+    """The random first dealer of a seeded game, when the caller does not pick one.
+
+    Drawn from its own stream (a string seed), not the shuffle's, so that the dealer is
+    not correlated with the deal.
+    """
+    _check_table(n_players, 0)
+    return random.Random(f"dealer {seed}").randrange(n_players)
+
+
+def next_dealer(previous_dealer: int, outcome: Outcome, n_players: int) -> int:
+    """The dealer of a rematch: the loser of the previous game deals; after a draw (or an
+    aborted game) the deal passes to the left."""
+    _check_table(n_players, previous_dealer)
+    if outcome.loser is not None:
+        return outcome.loser
+    return (previous_dealer + 1) % n_players
 
 
 def dealt_hands(n_players: int, seed: int, dealer: int) -> list[int]:
@@ -120,13 +138,13 @@ def deal(
 ) -> State:
     """The starting position of a seeded deal, after the sixes rule.
 
-    ``trumps`` defaults to the first suits of ``S H D C`` by seat; ``dealer`` to the last
-    seat. The seed must be an int: ``random.Random`` shuffles an int and its string
-    differently, and a record must reproduce the deal from its text.
+    ``trumps`` defaults to the first suits of ``S H D C`` by seat; ``dealer`` to
+    ``first_dealer(n_players, seed)``. The seed must be an int: ``random.Random`` shuffles
+    an int and its string differently, and a record must reproduce the deal from its text.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"the seed of a deal must be an int, got {seed!r}")
-    dealer = default_dealer(n_players) if dealer is None else dealer
+    dealer = first_dealer(n_players, seed) if dealer is None else dealer
     suits = parse_trumps("SHDC"[:n_players] if trumps is None else trumps, n_players)
     hands = dealt_hands(n_players, seed, dealer)
     for owner, suit in enumerate(suits):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from games.rules.cards import Suit
-from games.rules.deal import deal, default_dealer
+from games.rules.deal import deal, first_dealer
 from games.rules.errors import IllegalMoveError
 from games.rules.moves import Move, format_move_code, parse_move_code
 from games.rules.observation import Observation
@@ -52,10 +52,11 @@ class Game:
         trumps: str | Sequence[Suit] | None = None,
         strict: bool = False,
     ) -> Game:
-        """A freshly dealt game (``games.rules.deal.deal``); a random seed if none given."""
+        """A freshly dealt game (``games.rules.deal.deal``); a random seed if none given,
+        and the seed's ``first_dealer`` if no dealer is given."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        dealer = default_dealer(n_players) if dealer is None else dealer
+        dealer = first_dealer(n_players, seed) if dealer is None else dealer
         return cls(deal(n_players, seed, dealer, trumps, strict), seed=seed, dealer=dealer)
 
     @classmethod
