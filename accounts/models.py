@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from accounts import ratings
 from accounts.validators import username_validators
 
 
@@ -53,3 +54,27 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 rating in the ranked duel (see `accounts.ratings` for the policy).
+
+    `deviation` is the deviation as of `last_rated_at`; it grows with inactivity after that,
+    which `accounts.ratings.current_deviation` computes when the rating is shown or used.
+    """
+
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, primary_key=True, related_name="player_rating"
+    )
+    rating = models.FloatField(_("rating"), default=ratings.START_RATING)
+    deviation = models.FloatField(_("rating deviation"), default=ratings.START_DEVIATION)
+    volatility = models.FloatField(_("rating volatility"), default=ratings.START_VOLATILITY)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    last_rated_at = models.DateTimeField(_("last rated"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.rating:.0f} ± {self.deviation:.0f}"

@@ -1,0 +1,192 @@
+"""What the account and profile pages read. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from accounts import ratings
+from accounts.models import PlayerRating, User
+from games.models import Match, Seat, SeatResult, Status
+
+RECENT_GAMES = 10
+RATING_HISTORY_POINTS = 200
+
+
+def user_get_by_username(*, username: str) -> User | None:
+    """The user of that name, ignoring case (names are unique ignoring case)."""
+    return User.objects.filter(username__iexact=username).first()
+
+
+def user_has_unfinished_game(*, user: User) -> bool:
+    return Seat.objects.filter(
+        user=user, match__status__in=[Status.TRUMPS, Status.PLAYING]
+    ).exists()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingSummary:
+    rating: int
+    deviation: int  # as of now: grown by the inactivity since the last rated game
+    provisional: bool
+    games: int
+
+
+def rating_get(*, user: User, now: datetime | None = None) -> RatingSummary:
+    """The user's ranked-duel rating as it stands now (the starting rating if never rated)."""
+    row = PlayerRating.objects.filter(user=user).first()
+    if row is None:
+        standing, games = ratings.Standing.new(), 0
+    else:
+        standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
+        games = row.games
+    deviation = ratings.current_deviation(standing, now=now or timezone.now())
+    return RatingSummary(
+        rating=round(standing.rating),
+        deviation=round(deviation),
+        provisional=ratings.is_provisional(deviation),
+        games=games,
+    )
+
+
+def _finished_seats(user: User):  # type: ignore[no-untyped-def]
+    return Seat.objects.filter(
+        user=user,
+        match__status=Status.FINISHED,
+        result__in=[SeatResult.WIN, SeatResult.LOSS, SeatResult.DRAW],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    current_win_streak: int
+    best_win_streak: int
+
+
+def profile_record(*, user: User) -> Record:
+    """Games played, won, drawn and lost (finished games only), and the win streaks."""
+    counts = _finished_seats(user).aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=Q(result=SeatResult.WIN)),
+        drawn=Count("pk", filter=Q(result=SeatResult.DRAW)),
+        lost=Count("pk", filter=Q(result=SeatResult.LOSS)),
+    )
+    results = _finished_seats(user).order_by("match__finished_at", "match_id").values_list(
+        "result", flat=True
+    )
+    best = run = 0
+    for result in results.iterator(chunk_size=2000):
+        run = run + 1 if result == SeatResult.WIN else 0
+        best = max(best, run)
+    return Record(
+        played=counts["played"],
+        won=counts["won"],
+        drawn=counts["drawn"],
+        lost=counts["lost"],
+        current_win_streak=run,
+        best_win_streak=best,
+    )
+
+
+def match_url(match_id: int) -> str | None:
+    """The page of a match (its replay, once over), or None while the games app has none."""
+    for name in ("games:replay", "games:match", "games:detail"):
+        try:
+            return reverse(name, args=[match_id])
+        except NoReverseMatch:
+            continue
+    return None
+
+
+def play_ai_url() -> str:
+    """Where the "play the AI" button of an empty profile leads."""
+    for name in ("games:play_ai", "games:ai", "games:new_ai", "games:lobby"):
+        try:
+            return reverse(name)
+        except NoReverseMatch:
+            continue
+    return reverse("home")
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    match_id: int
+    url: str | None
+    finished_at: datetime | None
+    opponents: list[str]
+    result: str  # a SeatResult value
+    rated: bool
+    rating_after: int | None
+    rating_delta: int | None
+    time_control: str
+    variant: str
+
+
+def profile_recent_games(*, user: User, limit: int = RECENT_GAMES) -> list[RecentGame]:
+    """The user's latest finished games, newest first, with the opponents' names."""
+    seats = list(
+        _finished_seats(user)
+        .select_related("match")
+        .order_by("-match__finished_at", "-match_id")[:limit]
+    )
+    others: dict[int, list[Seat]] = {}
+    for seat in (
+        Seat.objects.filter(match_id__in=[s.match_id for s in seats])
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("index")
+    ):
+        others.setdefault(seat.match_id, []).append(seat)
+    games = []
+    for seat in seats:
+        match: Match = seat.match
+        delta = None
+        if seat.rating_before is not None and seat.rating_after is not None:
+            delta = round(seat.rating_after) - round(seat.rating_before)
+        games.append(
+            RecentGame(
+                match_id=match.pk,
+                url=match_url(match.pk),
+                finished_at=match.finished_at,
+                opponents=[other.display_name for other in others.get(match.pk, [])],
+                result=seat.result,
+                rated=match.rated,
+                rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
+                rating_delta=delta,
+                time_control=match.time_control_label,
+                variant=match.get_variant_display(),
+            )
+        )
+    return games
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    at: datetime
+    rating: float
+
+
+def profile_rating_history(
+    *, user: User, limit: int = RATING_HISTORY_POINTS
+) -> list[RatingPoint]:
+    """The rating after each rated game, oldest first (the latest `limit` games)."""
+    rows = list(
+        Seat.objects.filter(
+            user=user,
+            match__rated=True,
+            match__finished_at__isnull=False,
+            rating_after__isnull=False,
+        )
+        .order_by("-match__finished_at", "-match_id")
+        .values_list("match__finished_at", "rating_after")[:limit]
+    )
+    rows.reverse()
+    return [RatingPoint(at=at, rating=rating) for at, rating in rows]
