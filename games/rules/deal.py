@@ -144,6 +144,7 @@ def deal(
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"the seed of a deal must be an int, got {seed!r}")
+    _check_table(n_players, 0 if dealer is None else dealer)
     dealer = first_dealer(n_players, seed) if dealer is None else dealer
     suits = parse_trumps("SHDC"[:n_players] if trumps is None else trumps, n_players)
     hands = dealt_hands(n_players, seed, dealer)

@@ -17,7 +17,7 @@ a lone card is its card code 0..35, a beat ``36 + 36 * beater + second``, a take
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from games.rules.cards import ALL_CARDS, CARD_NAMES, Card, parse_card_code
@@ -48,17 +48,24 @@ class Move:
     card: Card | None = None
     second: Card | None = None
     count: int = 0
+    _code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind is MoveKind.TAKE:
             if self.card is not None or self.second is not None or not 1 <= self.count <= 36:
                 raise ValueError("a take has no cards and a count of 1..36")
+            code = TAKE_BASE + self.count
         elif self.card is None or self.count:
             raise ValueError(f"a {self.kind.value} needs a card and no count")
-        elif self.kind is MoveKind.LEAD and self.second is not None:
+        elif self.second is None:
+            code = self.card.code
+        elif self.kind is MoveKind.LEAD:
             raise ValueError("a lead is a single card")
-        elif self.second is not None and self.second == self.card:
+        elif self.second == self.card:
             raise ValueError("the second card must differ from the beater")
+        else:
+            code = BEAT_BASE + 36 * self.card.code + self.second.code
+        object.__setattr__(self, "_code", code)
 
     @classmethod
     def lead(cls, card: Card) -> Move:
@@ -84,23 +91,15 @@ class Move:
     def from_code(cls, code: int, pile_nonempty: bool = False) -> Move:
         """The move of an integer code; a lone card is a BEAT if the pile is not empty."""
         if 0 <= code < BEAT_BASE:
-            card = ALL_CARDS[code]
-            return cls(MoveKind.BEAT, card) if pile_nonempty else cls(MoveKind.LEAD, card)
-        if BEAT_BASE <= code < BEAT_BASE + 36 * 36:
-            beater, second = divmod(code - BEAT_BASE, 36)
-            return cls(MoveKind.BEAT, ALL_CARDS[beater], ALL_CARDS[second])
-        if TAKE_BASE < code <= TAKE_BASE + 36:
-            return cls(MoveKind.TAKE, count=code - TAKE_BASE)
-        raise ValueError(f"{code} is not a move code")
+            return (_LAST_CARD_BEATS if pile_nonempty else _LEADS)[code]
+        move = _BY_CODE.get(code)
+        if move is None:
+            raise ValueError(f"{code} is not a move code")
+        return move
 
     @property
     def code(self) -> int:
-        if self.kind is MoveKind.TAKE:
-            return TAKE_BASE + self.count
-        assert self.card is not None
-        if self.second is None:
-            return self.card.code
-        return BEAT_BASE + 36 * self.card.code + self.second.code
+        return self._code
 
     def __str__(self) -> str:
         return format_move_code(self.code)
@@ -115,6 +114,18 @@ class Move:
 
     def __hash__(self) -> int:
         return hash((self.card, self.second, self.count))
+
+
+# Moves are immutable, so each exists once: from_code (and so legal_moves) only looks up.
+_LEADS: Final = tuple(Move(MoveKind.LEAD, card) for card in ALL_CARDS)
+_LAST_CARD_BEATS: Final = tuple(Move(MoveKind.BEAT, card) for card in ALL_CARDS)
+_BY_CODE: Final = {
+    move.code: move
+    for move in (
+        *(Move(MoveKind.BEAT, b, x) for b in ALL_CARDS for x in ALL_CARDS if b != x),
+        *(Move(MoveKind.TAKE, count=n) for n in range(1, 37)),
+    )
+}
 
 
 def format_move_code(code: int) -> str:
