@@ -6,8 +6,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.db.models import Q
 from django.http import HttpRequest
+
+from accounts.selectors import user_find_for_login
 
 
 class UsernameOrEmailBackend(ModelBackend):
@@ -20,14 +21,10 @@ class UsernameOrEmailBackend(ModelBackend):
     ) -> Any:
         if username is None or password is None:
             return None
-        user_model = get_user_model()
-        lookup = Q(username__iexact=username)
-        if "@" in username:
-            lookup |= Q(email__iexact=username)
-        user = user_model.objects.filter(lookup).order_by("id").first()
+        user = user_find_for_login(identifier=username)
         if user is None:
             # Hash anyway, so that the response time does not reveal which names exist.
-            user_model().set_password(password)
+            get_user_model()().set_password(password)
             return None
         if user.check_password(password) and self.user_can_authenticate(user):
             return user

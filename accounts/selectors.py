@@ -22,6 +22,14 @@ def user_get_by_username(*, username: str) -> User | None:
     return User.objects.filter(username__iexact=username).first()
 
 
+def user_find_for_login(*, identifier: str) -> User | None:
+    """The user a log-in name means: the username, or the e-mail address, ignoring case."""
+    lookup = Q(username__iexact=identifier)
+    if "@" in identifier:
+        lookup |= Q(email__iexact=identifier)
+    return User.objects.filter(lookup).order_by("id").first()
+
+
 def user_has_unfinished_game(*, user: User) -> bool:
     return Seat.objects.filter(
         user=user, match__status__in=[Status.TRUMPS, Status.PLAYING]

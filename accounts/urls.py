@@ -1,13 +1,31 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts import views
+
 app_name = "accounts"
 
 urlpatterns = [
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("settings/", views.account_settings, name="settings"),
+    path("settings/password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("settings/delete/", views.account_delete, name="delete"),
+    path("password-reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password-reset/sent/",
+        views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password-reset/done/",
+        views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
 ]

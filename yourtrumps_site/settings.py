@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a logged-in player's saved language wins over the browser's.
     "yourtrumps_site.i18n.UserLocaleMiddleware",
+    # Writes User.last_seen at most once every few minutes per user.
+    "accounts.middleware.LastSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -204,6 +206,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_USERNAME_FORM_FIELD = "username"
+# Failures count per account, whether it was named by username (any case) or e-mail address.
+AXES_USERNAME_CALLABLE = "accounts.axes_support.lockout_username"
 
 EMAIL_BACKEND = env.str(
     "EMAIL_BACKEND",
@@ -216,6 +220,10 @@ EMAIL_PORT = env.int("EMAIL_PORT", default=25)
 EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# For the file-based backend (`django.core.mail.backends.filebased.EmailBackend`).
+EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Your Trumps <noreply@localhost>")
 
 # --- Language and time ------------------------------------------------------------------------

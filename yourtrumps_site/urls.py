@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from yourtrumps_site import i18n, views
 
 urlpatterns = [
@@ -8,5 +9,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", i18n.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
+    path("@/<str:username>", accounts_views.profile, name="profile"),
     path("admin/", admin.site.urls),
 ]

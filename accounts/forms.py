@@ -1,0 +1,115 @@
+"""The account forms: they check the input; the views call the services.
+
+Every error is tied to the field that caused it (`add_service_errors` does the same for the
+ValidationError a service raises).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from accounts.selectors import user_find_for_login
+from accounts.validators import username_validators
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's ValidationError onto the form's fields (or the form, if unkeyed)."""
+    if hasattr(error, "error_dict"):
+        for field, messages in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+    else:
+        form.add_error(None, error)
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"),
+        max_length=20,
+        validators=username_validators,
+        help_text=_("3 to 20 characters: letters, digits, _ and -."),
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none",
+                                      "autofocus": True}),
+    )
+    email = forms.EmailField(
+        label=_("Email"),
+        help_text=_("Only for resetting your password; never shown to anyone."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        help_text=password_validation.password_validators_help_text_html,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
+
+class LoginForm(AuthenticationForm):
+    """Log in by username or e-mail address; a failure is shown at the password field."""
+
+    username = forms.CharField(
+        label=_("Username or email"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username",
+                                      "autocapitalize": "none"}),
+    )
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _("Wrong username, email or password."),
+        "inactive": _("This account has been closed."),
+    }
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            return super().clean()
+        except ValidationError as error:
+            if error.code != "invalid_login":
+                raise
+            closed = self._closed_account()
+            self.add_error("password", closed or error)
+            return self.cleaned_data
+
+    def _closed_account(self) -> ValidationError | None:
+        """Tell a deactivated user why, but only one who knows the password."""
+        user = user_find_for_login(identifier=self.cleaned_data.get("username") or "")
+        password = self.cleaned_data.get("password") or ""
+        if user is not None and not user.is_active and user.check_password(password):
+            return ValidationError(self.error_messages["inactive"], code="inactive")
+        return None
+
+
+class PasswordCheckMixin(forms.Form):
+    current_password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_current_password(self) -> str:
+        password = self.cleaned_data["current_password"]
+        if not self.user.check_password(password):
+            raise ValidationError(_("That is not your password."), code="wrong_password")
+        return password
+
+
+class EmailChangeForm(PasswordCheckMixin):
+    email = forms.EmailField(
+        label=_("New email"),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    field_order = ["email", "current_password"]
+
+
+class AccountDeleteForm(PasswordCheckMixin):
+    pass

@@ -1,0 +1,134 @@
+"""Account pages: thin views over `accounts.forms`, `accounts.services` and
+`accounts.selectors`."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.messages.views import SuccessMessageMixin
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from accounts import selectors
+from accounts.charts import rating_chart
+from accounts.forms import (
+    AccountDeleteForm,
+    EmailChangeForm,
+    LoginForm,
+    SignupForm,
+    add_service_errors,
+)
+from accounts.models import User
+from accounts.services import user_create, user_delete, user_email_change
+
+LOGIN_BACKEND = "accounts.backends.UsernameOrEmailBackend"
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("profile", username=request.user.get_username())
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_create(**form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            login(request, user, backend=LOGIN_BACKEND)
+            messages.success(request, _("Welcome to Your Trumps, %(name)s!") % {
+                "name": user.username})
+            return redirect("profile", username=user.username)
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = selectors.user_get_by_username(username=username)
+    if user is None:
+        raise Http404(_("No player has that name."))
+    if user.username != username:
+        return redirect("profile", username=user.username, permanent=True)
+    history = selectors.profile_rating_history(user=user)
+    context = {
+        "profile_user": user,
+        "is_own": request.user.is_authenticated and request.user.pk == user.pk,
+        "rating": selectors.rating_get(user=user),
+        "record": selectors.profile_record(user=user),
+        "recent_games": selectors.profile_recent_games(user=user),
+        "chart": rating_chart([(point.at, point.rating) for point in history]),
+        "play_ai_url": selectors.play_ai_url(),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    form = EmailChangeForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_email_change(user=user, email=form.cleaned_data["email"])
+        except ValidationError as error:
+            user.refresh_from_db(fields=["email"])
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Your email address has been changed."))
+            return redirect("accounts:settings")
+    return render(request, "accounts/settings.html", {"email_form": form})
+
+
+class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:settings")
+    success_message = gettext_lazy("Your password has been changed.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    form = AccountDeleteForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_delete(user=user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            logout(request)
+            messages.success(request, _("Your account has been deleted. Goodbye!"))
+            return redirect("home")
+    return render(request, "accounts/delete.html", {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/emails/password_reset.txt"
+    subject_template_name = "accounts/emails/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
