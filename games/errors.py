@@ -1,0 +1,31 @@
+"""The typed errors of play: every refusal names its problem with a stable code."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Stable codes: the consumer sends them as `{"type": "error", "code": ...}` and the client
+# (and the tests) match on them.
+NOT_YOUR_TURN: Final = "not_your_turn"
+ILLEGAL_MOVE: Final = "illegal_move"
+STALE_PLY: Final = "stale_ply"
+NOT_A_PLAYER: Final = "not_a_player"
+BAD_MESSAGE: Final = "bad_message"
+GAME_OVER: Final = "game_over"
+NOT_FOUND: Final = "not_found"
+WRONG_PHASE: Final = "wrong_phase"
+BAD_TRUMP: Final = "bad_trump"
+CANNOT_ABORT: Final = "cannot_abort"
+NO_DRAW_OFFER: Final = "no_draw_offer"
+NOT_ALLOWED: Final = "not_allowed"
+CANNOT_CLAIM: Final = "cannot_claim"
+GAME_NOT_OVER: Final = "game_not_over"
+
+
+class PlayError(Exception):
+    """A refused action. Nothing was changed when it is raised."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail or code.replace("_", " ")

@@ -1,0 +1,154 @@
+"""Celery tasks of play. Each carries the version it was made for and calls a service; it
+does nothing if the match has moved on, so running one twice (acks late, a worker that died
+mid-task) is harmless.
+
+- `ai_move(match_id, ply)`: the AI chooses and plays its move through `services.move_apply`.
+- `match_flag(match_id, ply)`: at the moment the mover's clock reaches zero, they lose.
+- `trump_timeout(match_id, chosen)`: a chooser who did not choose in time gets a random suit.
+
+The timed ones are scheduled with an ETA; in the embedded default (Celery eager) a timer
+thread stands in for the ETA.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games import services
+from games.errors import PlayError
+from games.models import Match, Seat, Status
+from games.rules import Game, Move
+from yourtrumps_site.celery import app, enqueue
+
+logger = logging.getLogger(__name__)
+
+AI_SOFT_TIME_LIMIT = 20
+AI_TIME_LIMIT = 30
+# The AI's thinking time per move: at most this, and a small share of its clock.
+AI_MAX_MOVETIME = 2.0
+AI_MIN_MOVETIME = 0.05
+
+
+def _choose(game: Game, level: int, movetime: float, should_stop: Callable[[], bool]) -> Move:
+    """The AI's move (`games.ai.choose_move`); a random legal move if the AI is missing."""
+    try:
+        from games.ai import choose_move
+    except ImportError:  # the AI package is not installed in this build
+        return random.choice(game.legal_moves())
+    return choose_move(game, level, movetime=movetime, should_stop=should_stop)
+
+
+def ai_movetime(*, level: int, clock_ms: int | None, increment: int) -> float:
+    """Seconds the AI may think: its level's budget, within a safe share of its clock."""
+    budget = AI_MAX_MOVETIME
+    try:
+        from games.ai import level_movetime  # type: ignore[attr-defined]
+
+        budget = float(level_movetime(level))
+    except (ImportError, AttributeError, TypeError, ValueError):
+        pass
+    if clock_ms is not None:
+        budget = min(budget, clock_ms / 1000 / 25 + increment * 0.5)
+    return max(AI_MIN_MOVETIME, min(budget, AI_SOFT_TIME_LIMIT - 2))
+
+
+@shared_task(
+    name="games.ai_move",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=AI_SOFT_TIME_LIMIT,
+    time_limit=AI_TIME_LIMIT,
+    ignore_result=True,
+)
+def ai_move(match_id: int, ply: int) -> str | None:
+    """Play the AI's move at `ply`; nothing if the match is over or has moved on."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Status.PLAYING or match.ply != ply:
+        return None
+    seat = Seat.objects.get(match=match, index=match.to_move)
+    if not seat.is_ai:
+        return None
+    game = services._load_game(match)
+    movetime = ai_movetime(
+        level=seat.ai_level or 1,
+        clock_ms=services.remaining_ms(match, seat, timezone.now()),
+        increment=match.clock_increment,
+    )
+    # Stop a little before the soft limit so that the best move so far is still played.
+    hard_stop = time.monotonic() + AI_SOFT_TIME_LIMIT - 1.5
+    try:
+        move = _choose(game, seat.ai_level or 1, movetime, lambda: time.monotonic() > hard_stop)
+    except SoftTimeLimitExceeded:
+        logger.warning("AI move for match %s ply %s hit the soft time limit", match_id, ply)
+        move = game.legal_moves()[0]
+    try:
+        services.move_apply(
+            match_id=match_id, seat=seat.index, move=str(move), expected_ply=ply
+        )
+    except PlayError as error:  # the match moved on meanwhile (resigned, flagged, aborted)
+        logger.info("AI move for match %s ply %s not played: %s", match_id, ply, error.code)
+        return None
+    return str(move)
+
+
+@shared_task(name="games.match_flag", acks_late=True, ignore_result=True)
+def match_flag(match_id: int, ply: int) -> None:
+    deadline = services.match_flag(match_id=match_id, ply=ply)
+    if deadline is not None:  # woke up early (clock skew): try again at the deadline
+        schedule_flag(match_id=match_id, ply=ply, at=deadline)
+
+
+@shared_task(name="games.trump_timeout", acks_late=True, ignore_result=True)
+def trump_timeout(match_id: int, chosen: int) -> None:
+    deadline = services.match_trump_timeout(match_id=match_id, chosen=chosen)
+    if deadline is not None:
+        schedule_trump_timeout(match_id=match_id, chosen=chosen, at=deadline)
+
+
+# --- sending them ----------------------------------------------------------------------------
+
+
+def enqueue_ai_move(*, match_id: int, ply: int) -> None:
+    enqueue(ai_move, match_id, ply)
+
+
+def schedule_flag(*, match_id: int, ply: int, at: datetime) -> None:
+    _schedule(match_flag, at, match_id, ply)
+
+
+def schedule_trump_timeout(*, match_id: int, chosen: int, at: datetime) -> None:
+    _schedule(trump_timeout, at, match_id, chosen)
+
+
+def _schedule(task: Any, at: datetime, *args: Any) -> None:
+    """Run `task` at `at`: a Celery ETA, or a timer thread when Celery runs eagerly."""
+    # A few milliseconds late rather than early: an early run only reschedules itself.
+    slack = getattr(settings, "GAMES_TIMER_SLACK_SECONDS", 0.05)
+    if app.conf.task_always_eager:
+        delay = max(0.0, (at - timezone.now()).total_seconds() + slack)
+        timer = threading.Timer(delay, _run_eagerly, args=(task, args))
+        timer.daemon = True
+        timer.start()
+    else:
+        task.apply_async(args=args, eta=at)
+
+
+def _run_eagerly(task: Any, args: tuple[Any, ...]) -> None:
+    try:
+        task.apply(args=args)
+    except Exception:
+        logger.exception("the timed task %s%r failed", task.name, args)
+    finally:
+        close_old_connections()

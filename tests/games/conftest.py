@@ -1,0 +1,39 @@
+"""Shared pieces of the tests of play: users, instants, crafted positions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+
+# Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
+# seat 1 leads its last card 6H, is out and wins. Four plies: lead, beat, take, lead.
+SHORT_DUEL = "SH 7C9D/6H8CKD - 0 -"
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    """An instant `seconds` after T0: the tests pass time to the services, never sleep."""
+    return T0 + timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def make_user(db):
+    counter = iter(range(1, 10_000))
+
+    def make(name: str | None = None):
+        name = name or f"player{next(counter)}"
+        return get_user_model().objects.create_user(name, password="pw-Xk39-long")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
