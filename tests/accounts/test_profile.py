@@ -1,0 +1,164 @@
+"""The profile page /@/<name>: rating, record, streaks, chart, recent games, empty states;
+and `last_seen`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.charts import rating_chart
+from accounts.models import User
+from accounts.selectors import profile_rating_history, profile_recent_games, profile_record
+from accounts.services import LAST_SEEN_RESOLUTION, user_touch_last_seen
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_unknown_name_is_404(client: Client) -> None:
+    assert client.get("/@/nobody").status_code == 404
+
+
+def test_the_name_in_another_case_redirects_to_the_real_one(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    make_user("Anna")
+    response = client.get("/@/ANNA")
+    assert response.status_code == 301
+    assert response["Location"] == "/@/Anna"
+
+
+def test_a_new_players_own_profile_is_friendly(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    anna = make_user("anna")
+    client.force_login(anna)
+    page = client.get("/@/anna").content.decode()
+    assert 'data-testid="no-games"' in page
+    assert "No games yet" in page
+    assert 'data-testid="play-ai"' in page
+    assert "1500" in page
+    assert 'data-testid="provisional"' in page
+    assert 'data-testid="recent-games"' not in page
+
+
+def test_someone_elses_empty_profile_has_no_play_button(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    make_user("anna")
+    page = client.get("/@/anna").content.decode()
+    assert "anna has not finished a game yet." in page
+    assert 'data-testid="play-ai"' not in page
+
+
+def test_record_and_streaks(make_user: Callable[..., User], game: Callable[..., Match]) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    start = timezone.now() - timedelta(days=30)
+    sequence = ["win", "win", "loss", "win", "win", "win", "draw", "win", "win"]
+    for day, result in enumerate(sequence):
+        game(anna, boris, result, finished_at=start + timedelta(days=day))
+    # Games not over, or aborted, count for nothing.
+    game(anna, boris, "", status="playing")
+    game(anna, boris, "", status="aborted")
+    record = profile_record(user=anna)
+    assert (record.played, record.won, record.drawn, record.lost) == (9, 7, 1, 1)
+    assert (record.current_win_streak, record.best_win_streak) == (2, 3)
+    boris_record = profile_record(user=boris)
+    assert (boris_record.won, boris_record.lost, boris_record.best_win_streak) == (1, 7, 1)
+
+
+def test_the_profile_shows_games_chart_and_links(
+    client: Client, make_user: Callable[..., User], game: Callable[..., Match]
+) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    start = timezone.now() - timedelta(days=3)
+    rating = 1500.0
+    for day, result in enumerate(["win", "win", "loss"]):
+        after = rating + (60 if result == "win" else -50)
+        game(anna, boris, result, finished_at=start + timedelta(days=day), rated=True,
+             rating_before=rating, rating_after=after)
+        rating = after
+    game(anna, None, "loss", finished_at=start + timedelta(days=2, hours=1))  # vs the AI
+    page = client.get("/@/anna").content.decode()
+    assert 'data-testid="rating-chart"' in page
+    assert page.count('class="dot"') == 3
+    assert 'data-testid="played">4<' in page
+    assert 'data-testid="won">2<' in page
+    assert "AI level 3" in page
+    assert "1570 <span class=\"delta\">(-50)</span>" in page
+    recent = profile_recent_games(user=anna)
+    assert [g.result for g in recent] == ["loss", "loss", "win", "win"]
+    assert recent[1].opponents == ["boris"]
+    for entry in recent:
+        if entry.url:
+            assert f'href="{entry.url}"' in page
+    history = profile_rating_history(user=anna)
+    assert [round(p.rating) for p in history] == [1560, 1620, 1570]
+
+
+def test_recent_games_are_few_and_cheap(
+    make_user: Callable[..., User], game: Callable[..., Match]
+) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    for _ in range(15):
+        game(anna, boris, "win")
+    with CaptureQueriesContext(connection) as queries:
+        recent = profile_recent_games(user=anna)
+    assert len(recent) == 10
+    assert len(queries) <= 2
+
+
+def test_rating_chart_geometry() -> None:
+    now = timezone.now()
+    assert rating_chart([]) is None
+    single = rating_chart([(now, 1500.0)])
+    assert single is not None
+    assert len(single.points) == 1
+    chart = rating_chart([(now, 1500.0), (now, 1620.4), (now, 1410.0)])
+    assert chart is not None
+    xs = [p.x for p in chart.points]
+    assert xs == sorted(xs)
+    assert xs[0] == chart.plot_left
+    assert xs[-1] == chart.plot_right
+    highest = min(chart.points, key=lambda p: p.y)
+    assert highest.rating == 1620
+    for point in chart.points:
+        assert chart.plot_top <= point.y <= chart.plot_bottom
+    labels = [int(t.label) for t in chart.y_ticks]
+    assert labels[0] <= 1410
+    assert labels[-1] >= 1620
+
+
+def test_last_seen_is_written_at_most_every_few_minutes(
+    make_user: Callable[..., User],
+) -> None:
+    anna = make_user("anna")
+    now = timezone.now()
+    assert user_touch_last_seen(user=anna, now=now)
+    assert not user_touch_last_seen(user=anna, now=now + timedelta(minutes=1))
+    # A second copy of the user, loaded before the write (another request), writes nothing.
+    stale = User.objects.get(pk=anna.pk)
+    stale.last_seen = None
+    assert not user_touch_last_seen(user=stale, now=now + timedelta(minutes=2))
+    assert user_touch_last_seen(user=anna, now=now + LAST_SEEN_RESOLUTION + timedelta(seconds=1))
+
+
+def test_requests_update_last_seen(client: Client, make_user: Callable[..., User]) -> None:
+    anna = make_user("anna")
+    assert anna.last_seen is None
+    client.force_login(anna)
+    client.get("/")
+    anna.refresh_from_db()
+    first = anna.last_seen
+    assert first is not None
+    client.get("/")
+    anna.refresh_from_db()
+    assert anna.last_seen == first
+    page = client.get("/@/anna").content.decode()
+    assert 'data-testid="last-seen"' in page
