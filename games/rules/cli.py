@@ -103,6 +103,7 @@ def _cmd_play(args: list[str], out: TextIO, stdin: TextIO) -> None:
 
 
 def _cmd_result(args: list[str], out: TextIO, stdin: TextIO) -> None:
+    _flags(args, "result", [])  # the result does not depend on the variant
     tpn = _take_tpn(args, "result")
     _no_more(args, "result")
     outcome = State.from_tpn(tpn).outcome()
