@@ -2,8 +2,10 @@
 
 from django.urls import path
 
+from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from yourtrumps_site.consumers import SiteConsumer
 
 websocket_urlpatterns = [
     path("ws/site/", SiteConsumer.as_asgi()),
+    *games_websocket_urlpatterns,
 ]

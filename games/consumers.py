@@ -1,0 +1,186 @@
+"""The match socket, `/ws/match/<id>/`: thin — authenticate, validate, call a service.
+
+Protocol (JSON objects; every message from the server carries `version`):
+
+- On connect the server sends `{"type": "state", ...}`: the full view for the user's seat
+  (`you` is the seat, or null for a spectator) with its `version`, the legal moves of the seat
+  to move (`legal_moves`, only to that seat), clocks in ms, the move list and the result.
+- The client sends (`games.schemas`): `{"type": "move", "move": "QH-7D", "ply": N}` (N: the
+  moves played so far, as in the state), `{"type": "trump", "suit": "S"}`, and
+  `resign`, `abort`, `draw_offer`, `draw_accept`, `draw_decline`, `claim_victory`,
+  `rematch`, `sync` (send me the full state) as `{"type": "..."}`.
+- After a change (by anyone, in any process) the server sends the new `state`; states come
+  in version order and a client that sees a gap may `sync`. A successful action is answered
+  `{"type": "ok", "for": "<type>", "version": V}` (and `"match_id"` of the new match for a
+  rematch once both agreed) and then the state.
+- A refusal: `{"type": "error", "code": "...", "detail": "...", "for": "<type>",
+  "version": V}`, codes `bad_message`, `not_a_player`, `not_your_turn`, `stale_ply`,
+  `illegal_move`, `game_over`, `wrong_phase`, `bad_trump`, `cannot_abort`, `no_draw_offer`,
+  `not_allowed`, `cannot_claim`, `game_not_over`, `not_found`. Nothing was changed.
+
+Spectators (anyone, for a public match) receive the states and may only `sync`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from pydantic import ValidationError
+
+from games import errors, selectors, services
+from games.errors import PlayError
+from games.schemas import MoveMessage, TrumpMessage, client_message
+
+MAX_MESSAGE_BYTES = 2048
+
+
+class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    match_id: int
+    seat: int | None
+    sent_version: int
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.seat = None
+        self.sent_version = -1
+        user = self.scope.get("user")
+        session = self.scope.get("session")
+        viewer = selectors.Viewer(
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+            guest_id=(session.get("guest_id", "") if session is not None else "") or "",
+        )
+        found = await database_sync_to_async(self._find_seat)(viewer)
+        await self.accept()
+        if found is None:
+            await self._error(errors.NOT_FOUND, "there is no such match", "connect")
+            await self.close(code=4404)
+            return
+        public, seat = found
+        if seat is None and not public:
+            await self._error(errors.NOT_A_PLAYER, "this match is private", "connect")
+            await self.close(code=4403)
+            return
+        self.seat = seat
+        self.group = services.group_name(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        if seat is not None:
+            await database_sync_to_async(services.seat_presence_change)(
+                match_id=self.match_id, seat=seat, connected=True
+            )
+        await self._send_state(force=True)
+
+    def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
+        match = selectors.match_get(match_id=self.match_id)
+        if match is None:
+            return None
+        return match.public, selectors.seat_of(seats=selectors.match_seats(match=match),
+                                               viewer=viewer)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_presence_change)(
+                match_id=self.match_id, seat=self.seat, connected=False
+            )
+
+    # --- from the client ------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.group is None:
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error(errors.BAD_MESSAGE, "send one JSON text message", None)
+            return
+        try:
+            raw = json.loads(text_data)
+        except ValueError:
+            await self._error(errors.BAD_MESSAGE, "not JSON", None)
+            return
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        try:
+            message = client_message.validate_python(raw)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+            await self._error(errors.BAD_MESSAGE, f"{where}: {first['msg']}",
+                              kind if isinstance(kind, str) else None)
+            return
+        if message.type == "sync":
+            await self._send_state(force=True)
+            return
+        if self.seat is None:
+            await self._error(errors.NOT_A_PLAYER, "spectators cannot act in this match",
+                              message.type)
+            return
+        try:
+            extra = await database_sync_to_async(self._act)(message)
+        except PlayError as error:
+            await self._error(error.code, error.detail, message.type)
+            await self._send_state()
+            return
+        version = await database_sync_to_async(self._version)()
+        await self.send_json({"type": "ok", "for": message.type, "version": version, **extra})
+        await self._send_state()
+
+    def _act(self, message: Any) -> dict[str, Any]:
+        """Call the service of the message (in a worker thread)."""
+        match_id, seat = self.match_id, self.seat
+        assert seat is not None
+        if isinstance(message, MoveMessage):
+            services.move_apply(
+                match_id=match_id, seat=seat, move=message.move, expected_ply=message.ply
+            )
+        elif isinstance(message, TrumpMessage):
+            services.match_choose_trump(match_id=match_id, seat=seat, suit=message.suit)
+        elif message.type == "rematch":
+            new = services.match_rematch(match_id=match_id, seat=seat)
+            return {"match_id": new.pk if new is not None else None}
+        else:
+            action = {
+                "resign": services.match_resign,
+                "abort": services.match_abort,
+                "draw_offer": services.match_draw_offer,
+                "draw_accept": services.match_draw_accept,
+                "draw_decline": services.match_draw_decline,
+                "claim_victory": services.match_claim_victory,
+            }[message.type]
+            action(match_id=match_id, seat=seat)
+        return {}
+
+    def _version(self) -> int:
+        match = selectors.match_get(match_id=self.match_id)
+        return match.version if match is not None else -1
+
+    # --- to the client --------------------------------------------------------------------
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        """A change was committed (in any process): send the view if it is news to us."""
+        if int(event.get("version", 0)) > self.sent_version:
+            await self._send_state()
+
+    async def _send_state(self, force: bool = False) -> None:
+        view = await database_sync_to_async(selectors.match_view)(
+            match_id=self.match_id, viewer_seat=self.seat
+        )
+        if view is None:
+            return
+        if force or view["version"] > self.sent_version:
+            self.sent_version = max(self.sent_version, view["version"])
+            await self.send_json(view)
+
+    async def _error(self, code: str, detail: str, about: str | None) -> None:
+        version = None
+        if self.group is not None:
+            version = await database_sync_to_async(self._version)()
+        await self.send_json(
+            {"type": "error", "code": code, "detail": detail, "for": about, "version": version}
+        )
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
