@@ -196,7 +196,7 @@ class Move(models.Model):
     ply = models.PositiveIntegerField(_("ply"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     text = models.CharField(_("move"), max_length=8)
-    time_spent_ms = models.PositiveIntegerField(_("time spent (ms)"), default=0)
+    time_spent_ms = models.PositiveBigIntegerField(_("time spent (ms)"), default=0)
     # Every seat's remaining time after the move (increment included); None when untimed.
     clocks_after = models.JSONField(_("clocks after (ms)"), null=True, blank=True)
     played_at = models.DateTimeField(_("played at"))

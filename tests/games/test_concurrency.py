@@ -1,0 +1,117 @@
+"""Races on real PostgreSQL: threads with their own connections call the services at once;
+the locked match row lets exactly one outcome be stored."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.errors import PlayError
+from games.models import Match, Move, Status, TerminationReason
+from games.rules import State
+from games.services import Player
+from tests.games.conftest import T0, at
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls in threads released together; each result or the PlayError raised."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int, call: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            results[i] = call()
+        except PlayError as error:
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_the_same_move_sent_twice_at_once_is_played_once(alice, bob):
+    for round_ in range(5):
+        match = services.match_create(
+            players=[Player(user=alice), Player(user=bob)], seed=round_, dealer=1, trumps="SH",
+            now=T0,
+        )
+        move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
+
+        def send(match_id=match.pk, move=move):
+            return services.move_apply(
+                match_id=match_id, seat=0, move=move, expected_ply=0, now=at(1)
+            )
+
+        results = race(send, send)
+
+        errors = [r for r in results if isinstance(r, PlayError)]
+        assert len(errors) == 1
+        assert errors[0].code == "stale_ply"
+        assert Move.objects.filter(match=match).count() == 1
+        assert Match.objects.get(pk=match.pk).ply == 1
+
+
+def test_a_move_racing_the_flag_leaves_exactly_one_outcome(alice, bob):
+    outcomes = set()
+    deadline = T0 + timedelta(seconds=60)
+    for round_ in range(6):
+        match = services.match_create(
+            players=[Player(user=alice), Player(user=bob)], seed=round_, dealer=1, trumps="SH",
+            clock_initial=60, clock_increment=0, now=T0,
+        )
+        move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
+        # The move comes in just in time; the flag task fires at the deadline.
+        move_call = lambda m=match.pk, mv=move: services.move_apply(  # noqa: E731
+            match_id=m, seat=0, move=mv, expected_ply=0, now=deadline - timedelta(milliseconds=1)
+        )
+        flag_call = lambda m=match.pk: services.match_flag(  # noqa: E731
+            match_id=m, ply=0, now=deadline
+        )
+        calls = (move_call, flag_call) if round_ % 2 else (flag_call, move_call)
+
+        race(*calls)
+
+        match = Match.objects.get(pk=match.pk)
+        moves = Move.objects.filter(match=match).count()
+        if moves == 1:
+            # The move won: the game goes on and the stale flag did nothing.
+            assert (match.status, match.ply, match.to_move) == (Status.PLAYING, 1, 1)
+            outcomes.add("move")
+        else:
+            # The flag won: lost on time, and the late move was refused.
+            assert moves == 0
+            assert (match.status, match.termination, match.loser_seat) == (
+                Status.FINISHED, TerminationReason.TIMEOUT, 0)
+            outcomes.add("flag")
+    assert outcomes  # (which one wins each round is up to the scheduler)
+
+
+def test_a_resignation_racing_a_move_leaves_one_consistent_match(alice, bob):
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], seed=3, dealer=1, trumps="SH", now=T0
+    )
+    move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
+
+    race(
+        lambda: services.move_apply(match_id=match.pk, seat=0, move=move, expected_ply=0,
+                                    now=at(1)),
+        lambda: services.match_resign(match_id=match.pk, seat=1, now=at(1)),
+    )
+
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == Status.FINISHED
+    assert match.termination == TerminationReason.RESIGNATION
+    assert Move.objects.filter(match=match).count() == match.ply <= 1

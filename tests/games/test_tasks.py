@@ -1,0 +1,74 @@
+"""The Celery tasks of play, run in this process: each does nothing once its match moved on."""
+
+from __future__ import annotations
+
+from games import services, tasks
+from games.models import Match, Move, Status, TerminationReason
+from games.services import Player
+from tests.games.conftest import T0
+
+
+def ai_duel(alice, **options) -> Match:
+    # Dealer 1: seat 0, the AI, leads.
+    return services.match_create(
+        players=[Player(ai_level=1), Player(user=alice)], seed=11, dealer=1, trumps="SH",
+        now=T0, **options,
+    )
+
+
+def test_the_ai_task_plays_one_legal_move_and_is_idempotent(alice):
+    match = ai_duel(alice)
+
+    played = tasks.ai_move(match.pk, 0)
+    again = tasks.ai_move(match.pk, 0)
+
+    match = Match.objects.get(pk=match.pk)
+    assert played is not None
+    assert again is None
+    assert match.ply == 1
+    assert list(Move.objects.filter(match=match).values_list("seat", "text")) == [(0, played)]
+
+
+def test_an_ai_task_for_a_stale_ply_does_nothing(alice):
+    match = ai_duel(alice)
+    tasks.ai_move(match.pk, 0)
+    before = Match.objects.get(pk=match.pk)
+
+    assert tasks.ai_move(match.pk, 5) is None
+    assert tasks.ai_move(match.pk, 1) is None  # the human is to move at ply 1
+
+    after = Match.objects.get(pk=match.pk)
+    assert (after.ply, after.version, after.position_tpn) == (
+        before.ply, before.version, before.position_tpn)
+
+
+def test_an_ai_task_for_a_finished_match_does_nothing(alice):
+    match = ai_duel(alice)
+    services.match_abort(match_id=match.pk, seat=1)
+
+    assert tasks.ai_move(match.pk, 0) is None
+    assert not Move.objects.filter(match=match).exists()
+
+
+def test_an_ai_task_for_a_missing_match_does_nothing(db):
+    assert tasks.ai_move(10**9, 0) is None
+
+
+def test_the_flag_task_for_a_stale_ply_does_nothing_and_for_the_current_one_flags(alice, bob):
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], trumps="SH", dealer=1,
+        clock_initial=60, now=T0,
+    )
+
+    tasks.match_flag(match.pk, 7)
+    assert Match.objects.get(pk=match.pk).status == Status.PLAYING
+
+    tasks.match_flag(match.pk, 0)  # real time is long past T0 + 60 s
+    match = Match.objects.get(pk=match.pk)
+    assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.TIMEOUT)
+
+
+def test_the_ai_thinks_within_a_share_of_its_clock():
+    assert tasks.ai_movetime(level=1, clock_ms=None, increment=0) <= tasks.AI_MAX_MOVETIME
+    assert tasks.ai_movetime(level=9, clock_ms=10_000, increment=0) <= 0.5
+    assert tasks.ai_movetime(level=9, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
