@@ -204,3 +204,24 @@ def test_the_admin_action_deactivates(admin_client: Client, make_user: Callable[
     assert not anna.is_active
     assert boris.is_active
     assert site.is_registered(PlayerRating)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_deactivated_users_websocket_session_is_anonymous(
+    make_user: Callable[..., User],
+) -> None:
+    """Game sockets authenticate with the same session: once deactivated, nobody plays."""
+    from asgiref.sync import sync_to_async
+    from channels.auth import get_user
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    anna = await sync_to_async(make_user)("anna")
+    session = SessionStore()
+    session[SESSION_KEY] = str(anna.pk)
+    session[BACKEND_SESSION_KEY] = "accounts.backends.UsernameOrEmailBackend"
+    session[HASH_SESSION_KEY] = anna.get_session_auth_hash()
+    await sync_to_async(session.save)()
+    assert (await get_user({"session": session})).pk == anna.pk
+    await sync_to_async(user_deactivate)(users=User.objects.filter(pk=anna.pk))
+    assert not (await get_user({"session": SessionStore(session.session_key)})).is_authenticated
