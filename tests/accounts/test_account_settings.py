@@ -215,13 +215,17 @@ async def test_a_deactivated_users_websocket_session_is_anonymous(
     from channels.auth import get_user
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+    from django.db import connections
 
-    anna = await sync_to_async(make_user)("anna")
-    session = SessionStore()
-    session[SESSION_KEY] = str(anna.pk)
-    session[BACKEND_SESSION_KEY] = "accounts.backends.UsernameOrEmailBackend"
-    session[HASH_SESSION_KEY] = anna.get_session_auth_hash()
-    await sync_to_async(session.save)()
-    assert (await get_user({"session": session})).pk == anna.pk
-    await sync_to_async(user_deactivate)(users=User.objects.filter(pk=anna.pk))
-    assert not (await get_user({"session": SessionStore(session.session_key)})).is_authenticated
+    try:
+        anna = await sync_to_async(make_user)("anna")
+        session = SessionStore()
+        session[SESSION_KEY] = str(anna.pk)
+        session[BACKEND_SESSION_KEY] = "accounts.backends.UsernameOrEmailBackend"
+        session[HASH_SESSION_KEY] = anna.get_session_auth_hash()
+        await sync_to_async(session.save)()
+        assert (await get_user({"session": session})).pk == anna.pk
+        await sync_to_async(user_deactivate)(users=User.objects.filter(pk=anna.pk))
+        assert not (await get_user({"session": SessionStore(session.session_key)})).is_authenticated
+    finally:
+        await sync_to_async(connections.close_all)()

@@ -162,3 +162,23 @@ def test_requests_update_last_seen(client: Client, make_user: Callable[..., User
     assert anna.last_seen == first
     page = client.get("/@/anna").content.decode()
     assert 'data-testid="last-seen"' in page
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_async_requests_update_last_seen_too(
+    async_client, make_user: Callable[..., User]  # type: ignore[no-untyped-def]
+) -> None:
+    """Under daphne the middleware runs in the async stack."""
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    try:
+        anna = await sync_to_async(make_user)("anna")
+        await async_client.aforce_login(anna)
+        await async_client.get("/")
+        await sync_to_async(anna.refresh_from_db)()
+        assert anna.last_seen is not None
+    finally:
+        # The ORM ran in asgiref's worker thread: close its connection, or the test
+        # database cannot be dropped at the end of the run.
+        await sync_to_async(connections.close_all)()
