@@ -46,19 +46,33 @@ class RatingSummary:
 
 def rating_get(*, user: User, now: datetime | None = None) -> RatingSummary:
     """The user's ranked-duel rating as it stands now (the starting rating if never rated)."""
-    row = PlayerRating.objects.filter(user=user).first()
-    if row is None:
-        standing, games = ratings.Standing.new(), 0
-    else:
-        standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
-        games = row.games
-    deviation = ratings.current_deviation(standing, now=now or timezone.now())
-    return RatingSummary(
-        rating=round(standing.rating),
-        deviation=round(deviation),
-        provisional=ratings.is_provisional(deviation),
-        games=games,
-    )
+    return rating_get_many(user_ids=[user.pk], now=now)[user.pk]
+
+
+def rating_get_many(
+    *, user_ids: list[int], now: datetime | None = None
+) -> dict[int, RatingSummary]:
+    """The ratings of many users in one query (lobby, matchmaking, lists of games)."""
+    now = now or timezone.now()
+    rows = {row.user_id: row for row in PlayerRating.objects.filter(user_id__in=user_ids)}
+    summaries = {}
+    for user_id in user_ids:
+        row = rows.get(user_id)
+        if row is None:
+            standing, games = ratings.Standing.new(), 0
+        else:
+            standing = ratings.Standing(
+                row.rating, row.deviation, row.volatility, row.last_rated_at
+            )
+            games = row.games
+        deviation = ratings.current_deviation(standing, now=now)
+        summaries[user_id] = RatingSummary(
+            rating=round(standing.rating),
+            deviation=round(deviation),
+            provisional=ratings.is_provisional(deviation),
+            games=games,
+        )
+    return summaries
 
 
 def _finished_seats(user: User):  # type: ignore[no-untyped-def]

@@ -135,3 +135,16 @@ def test_simultaneous_games_of_the_same_players_neither_deadlock_nor_lose_update
     assert not errors
     assert PlayerRating.objects.get(user=anna).games == 2
     assert PlayerRating.objects.get(user=boris).games == 2
+
+
+@pytest.mark.django_db
+def test_ratings_of_many_users_in_one_query(django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    from accounts.selectors import rating_get_many
+
+    anna, boris = make_user("anna"), make_user("boris")
+    rating_apply_duel_result(winner=anna, loser=boris)
+    with django_assert_num_queries(1):
+        summaries = rating_get_many(user_ids=[anna.pk, boris.pk, 10**9])
+    assert summaries[anna.pk].rating > 1500 > summaries[boris.pk].rating
+    assert summaries[10**9].rating == 1500
+    assert summaries[10**9].provisional
