@@ -211,3 +211,5 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} {self.ply}. {self.text}"
+
+from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek  # noqa: E402,F401

@@ -1,0 +1,112 @@
+"""The state of matchmaking, kept in the database so that every daphne process and worker
+sees the same pools, seeks and challenges (never in a process's memory).
+
+* `Pool`: one row per quick-pairing time control; its row lock serializes the waves.
+* `PoolEntry`: a player waiting in a pool (one pool at a time: the user is unique).
+* `Seek`: an open challenge in the lobby; deleted when accepted or when its creator leaves.
+* `Challenge`: an invitation to one user, or an open link anyone logged in may accept.
+
+Entries and seeks belong to the lobby socket that made them (`channel_name`) and stay alive
+only while it keeps renewing `alive_until`, so a crashed process leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Pool(models.Model):
+    key = models.CharField(_("time control"), max_length=10, primary_key=True)
+    last_wave_at = models.DateTimeField(_("last wave"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("pool")
+        verbose_name_plural = _("pools")
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class PoolEntry(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+        related_name="pool_entry",
+    )
+    pool = models.ForeignKey(Pool, verbose_name=_("pool"), on_delete=models.CASCADE,
+                             related_name="entries")
+    rating = models.FloatField(_("rating"))
+    joined_at = models.DateTimeField(_("joined"))
+    alive_until = models.DateTimeField(_("alive until"))
+    channel_name = models.CharField(_("socket"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("pool entry")
+        verbose_name_plural = _("pool entries")
+        indexes = [models.Index(fields=["pool", "alive_until"], name="mm_entry_pool_alive")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.pool_id}"
+
+
+class Seek(models.Model):
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("creator"), on_delete=models.CASCADE,
+        related_name="seeks",
+    )
+    clock_initial = models.PositiveIntegerField(_("initial time (s)"))
+    clock_increment = models.PositiveIntegerField(_("increment (s)"))
+    rated = models.BooleanField(_("rated"), default=True)
+    created_at = models.DateTimeField(_("created"))
+    alive_until = models.DateTimeField(_("alive until"))
+    channel_name = models.CharField(_("socket"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
+        indexes = [models.Index(fields=["alive_until"], name="mm_seek_alive")]
+
+    def __str__(self) -> str:
+        return f"seek {self.pk} by {self.creator_id}"
+
+
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Challenge(models.Model):
+    token = models.CharField(_("link token"), max_length=32, unique=True)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("challenger"), on_delete=models.CASCADE,
+        related_name="challenges_sent",
+    )
+    # None: an open link that anyone logged in (but the challenger) may accept.
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("challenged"), null=True, blank=True,
+        on_delete=models.CASCADE, related_name="challenges_received",
+    )
+    clock_initial = models.PositiveIntegerField(_("initial time (s)"))
+    clock_increment = models.PositiveIntegerField(_("increment (s)"))
+    rated = models.BooleanField(_("rated"), default=False)
+    status = models.CharField(_("status"), max_length=10, choices=ChallengeStatus.choices,
+                              default=ChallengeStatus.PENDING)
+    created_at = models.DateTimeField(_("created"))
+    expires_at = models.DateTimeField(_("expires"))
+    match = models.ForeignKey(
+        "games.Match", verbose_name=_("match"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        indexes = [
+            models.Index(fields=["challenged", "status"], name="mm_challenge_to_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"challenge {self.token}"
