@@ -33,11 +33,12 @@ from pydantic import ValidationError
 from games import errors, selectors, services
 from games.errors import PlayError
 from games.schemas import MoveMessage, TrumpMessage, client_message
+from yourtrumps_site.ws_limits import WebSocketLimits
 
 MAX_MESSAGE_BYTES = 2048
 
 
-class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
     match_id: int
     seat: int | None
     sent_version: int

@@ -7,11 +7,13 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from yourtrumps_site.ws_limits import WebSocketLimits
+
 SITE_GROUP = "site"
 MAX_ANNOUNCEMENT_LENGTH = 500
 
 
-class SiteConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class SiteConsumer(WebSocketLimits, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         await self.channel_layer.group_add(SITE_GROUP, self.channel_name)
         await self.accept()

@@ -1,0 +1,108 @@
+"""Per-connection limits of the WebSocket consumers (`yourtrumps_site.ws_limits`), on a real
+daphne: a huge frame or a flood closes the connection with a clear code; a normal pace is
+never limited."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import websockets
+
+from games import services
+from games.services import Player
+from tests.load.client import MatchClient, connect
+from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_TOO_BIG, TokenBucket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
+
+
+def test_the_token_bucket_allows_a_burst_then_the_rate():
+    bucket = TokenBucket(rate=2, capacity=3, now=0.0)
+
+    assert [bucket.take(now=0.0) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(now=0.5) is True  # one token back after half a second at 2/s
+    assert bucket.take(now=0.5) is False
+    assert sum(bucket.take(now=100.0) for _ in range(10)) == 3  # never more than the burst
+
+
+@pytest.fixture
+def duel(make_user):
+    return services.match_create(
+        players=[Player(user=make_user()), Player(user=make_user())], seed=3, dealer=1,
+        trumps="SH",
+    )
+
+
+async def drain_until_closed(connection, timeout: float = 15) -> list[dict]:
+    received = []
+    try:
+        while True:
+            received.append(json.loads(await asyncio.wait_for(connection.recv(), timeout)))
+    except websockets.exceptions.ConnectionClosed:
+        return received
+
+
+def test_a_huge_frame_closes_the_match_socket_with_4009(asgi_server, duel):
+    url = asgi_server.extra["url"]
+
+    async def scenario():
+        client = await MatchClient.open(url, duel.pk)
+        await client.send(json.dumps({"type": "sync", "pad": "x" * 100_000}))
+        await drain_until_closed(client.connection)
+        return client.connection.close_code
+
+    assert asyncio.run(scenario()) == CLOSE_TOO_BIG
+
+
+def test_a_flood_gets_one_rate_limited_error_and_closes_the_socket_with_4429(asgi_server, duel):
+    url = asgi_server.extra["url"]
+
+    async def scenario():
+        client = await MatchClient.open(url, duel.pk)
+        for _ in range(300):
+            await client.send({"type": "sync"})
+        received = await drain_until_closed(client.connection)
+        return client.connection.close_code, received
+
+    code, received = asyncio.run(scenario())
+
+    assert code == CLOSE_FLOOD
+    errors = [m for m in received if m["type"] == "error"]
+    assert [e["code"] for e in errors] == ["rate_limited"]
+    assert len(received) < 300  # what was queued behind the flood was dropped unread
+
+
+def test_the_site_socket_is_limited_too(asgi_server):
+    url = asgi_server.extra["url"]
+
+    async def scenario():
+        connection = await connect(url, "/ws/site/")
+        for _ in range(300):
+            await connection.send("{}")
+        await drain_until_closed(connection)
+        return connection.close_code
+
+    assert asyncio.run(scenario()) == CLOSE_FLOOD
+
+
+def test_a_normal_pace_is_never_limited(asgi_server, duel):
+    url = asgi_server.extra["url"]
+
+    async def scenario():
+        client = await MatchClient.open(url, duel.pk)
+        states = 0
+        for _ in range(30):  # a burst of 30, then 20 more at 20 per second
+            await client.send({"type": "sync"})
+        for _ in range(20):
+            await asyncio.sleep(0.05)
+            await client.send({"type": "sync"})
+        while states < 50:
+            message = await client.recv()
+            assert message["type"] == "state", message
+            states += 1
+        await client.close()
+        return states
+
+    assert asyncio.run(scenario()) == 50

@@ -1,0 +1,107 @@
+"""Per-connection limits for the site's WebSocket consumers: frame size and message rate.
+
+Mix `WebSocketLimits` in *before* the Channels consumer class:
+
+    class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer): ...
+
+Every frame from the client passes two checks before the consumer's `receive` sees it:
+
+- **Size.** A frame longer than `WS_MAX_FRAME_BYTES` (characters of a text frame, bytes of a
+  binary one) closes the connection with code 4009 (an application may only send 1000 or
+  3000-4999, so this is RFC 6455's 1009 "message too big" in the application's range).
+  Daphne itself refuses frames over 1 MiB before they reach the application.
+- **Rate.** A token bucket per connection: `WS_BURST` messages at once, refilled at
+  `WS_RATE_PER_SECOND`. A client that runs the bucket dry is sent one
+  `{"type": "error", "code": "rate_limited", ...}` and the connection is closed with code
+  4429. A person clicking, or a client that syncs after a gap, stays far below the limit.
+
+After the close, frames still queued for the connection are dropped unread. The limits are
+settings (with the defaults below) so that a test or a deployment may tune them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+CLOSE_TOO_BIG = 4009  # as RFC 6455's 1009, a message too big, in the range apps may send
+CLOSE_FLOOD = 4429  # the application's code for "too many messages" (like HTTP 429)
+RATE_LIMITED = "rate_limited"
+
+DEFAULT_MAX_FRAME_BYTES = 16 * 1024
+DEFAULT_RATE_PER_SECOND = 10.0
+DEFAULT_BURST = 40
+
+
+class TokenBucket:
+    """`capacity` tokens, refilled at `rate` per second; `take()` spends one if there is one."""
+
+    __slots__ = ("capacity", "rate", "tokens", "updated")
+
+    def __init__(self, rate: float, capacity: float, now: float | None = None) -> None:
+        self.rate = rate
+        self.capacity = capacity
+        self.tokens = capacity
+        self.updated = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class WebSocketLimits:
+    """A mixin for `AsyncWebsocketConsumer` (and its JSON subclass): see the module doc."""
+
+    ws_closing: bool = False
+    ws_bucket: TokenBucket | None = None
+
+    @staticmethod
+    def ws_max_frame_bytes() -> int:
+        return int(getattr(settings, "WS_MAX_FRAME_BYTES", DEFAULT_MAX_FRAME_BYTES))
+
+    def _ws_bucket(self) -> TokenBucket:
+        if self.ws_bucket is None:
+            self.ws_bucket = TokenBucket(
+                rate=float(getattr(settings, "WS_RATE_PER_SECOND", DEFAULT_RATE_PER_SECOND)),
+                capacity=float(getattr(settings, "WS_BURST", DEFAULT_BURST)),
+            )
+        return self.ws_bucket
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        if self.ws_closing:
+            return  # closed for a flood or a huge frame: what was queued behind it is dropped
+        text, data = message.get("text"), message.get("bytes")
+        size = len(text) if text is not None else len(data or b"")
+        if size > self.ws_max_frame_bytes():
+            self.ws_closing = True
+            logger.info("websocket frame of %d bytes refused: closing", size)
+            await self.close(code=CLOSE_TOO_BIG)  # type: ignore[attr-defined]
+            return
+        if not self._ws_bucket().take():
+            self.ws_closing = True
+            logger.info("websocket flood: closing")
+            await self.send(  # type: ignore[attr-defined]
+                text_data=json.dumps(
+                    {
+                        "type": "error",
+                        "code": RATE_LIMITED,
+                        "detail": "too many messages: this connection is closed",
+                        "for": None,
+                        "version": None,
+                    }
+                )
+            )
+            await self.close(code=CLOSE_FLOOD)  # type: ignore[attr-defined]
+            return
+        await super().websocket_receive(message)  # type: ignore[misc]
