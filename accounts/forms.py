@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -112,4 +112,25 @@ class EmailChangeForm(PasswordCheckMixin):
 
 
 class AccountDeleteForm(PasswordCheckMixin):
+    pass
+
+
+class _WeakPasswordAtFirstField:
+    """Django reports a weak new password at the confirmation field; show it at the field
+    where it was typed first (a mismatch stays at the confirmation, where it belongs)."""
+
+    def validate_password_for_user(self, user: User, password_field_name: str = "new_password1",
+                                   **kwargs: Any) -> None:
+        if password_field_name == "new_password2":
+            password_field_name = "new_password1"
+        super().validate_password_for_user(  # type: ignore[misc]
+            user, password_field_name=password_field_name, **kwargs
+        )
+
+
+class NewPasswordForm(_WeakPasswordAtFirstField, SetPasswordForm):
+    pass
+
+
+class ChangePasswordForm(_WeakPasswordAtFirstField, PasswordChangeForm):
     pass

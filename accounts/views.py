@@ -20,8 +20,10 @@ from accounts import selectors
 from accounts.charts import rating_chart
 from accounts.forms import (
     AccountDeleteForm,
+    ChangePasswordForm,
     EmailChangeForm,
     LoginForm,
+    NewPasswordForm,
     SignupForm,
     add_service_errors,
 )
@@ -93,6 +95,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
+    form_class = ChangePasswordForm
     success_url = reverse_lazy("accounts:settings")
     success_message = gettext_lazy("Your password has been changed.")
 
@@ -127,6 +130,7 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
+    form_class = NewPasswordForm
     success_url = reverse_lazy("accounts:password_reset_complete")
 
 

@@ -89,7 +89,10 @@ def test_change_password_refuses_a_short_one(
         reverse("accounts:password_change"),
         {"old_password": PASSWORD, "new_password1": "x1", "new_password2": "x1"},
     )
-    assert "This password is too short" in str(response.context["form"].errors["new_password2"])
+    errors = response.context["form"].errors
+    assert "This password is too short" in str(errors["new_password1"])
+    assert "new_password2" not in errors
+    assert 'id="id_new_password1_errors"' in response.content.decode()
 
 
 def test_delete_needs_the_password(client: Client, make_user: Callable[..., User]) -> None:
