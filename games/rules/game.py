@@ -33,7 +33,11 @@ MOVE_LIMIT: Final = 2000
 class Game:
     def __init__(self, start: State, *, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        """A game from ``start``; ``seed`` and ``dealer`` record how it was dealt, if known."""
+        """A game from ``start``; ``seed`` and ``dealer`` record how it was dealt, if known
+        (a seed needs its dealer, and must deal ``start``, or a record could not be read)."""
+        if seed is not None and (dealer is None or start.key() != deal(
+                start.n_players, seed, dealer, start.trumps, start.strict).key()):
+            raise ValueError(f"the start is not the deal of seed {seed} by dealer {dealer}")
         self.start = start.clone()
         self.seed = seed
         self.dealer = dealer

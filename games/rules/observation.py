@@ -14,6 +14,11 @@ in view of all, and the trump sixes of the deal). Two more cases reveal whole ha
 In TPN each hand lists the known cards, then ``?`` and the count of unknown ones:
 ``9HQS?5``, ``?9``. ``Observation.from_tpn`` parses it back; the observer defaults to the
 seat to move (the AI engine receives the position of the player it plays for).
+
+``play(move)`` follows the game from the observer's seat: a card played from a hand comes
+out of its known cards if it is one, else out of its hidden ones; cards taken become known.
+So ``state.observation(s).play(m) == state_after_m.observation(s)``. ``sample_state``
+deals the hidden cards at random from the unseen ones (a determinization for search).
 """
 
 from __future__ import annotations
@@ -21,11 +26,39 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.rules.cards import ALL_CARDS, FULL_DECK, N_CARDS, SUITS, Card, Suit, mask_codes, mask_of
-from games.rules.errors import InvalidNotationError
-from games.rules.moves import Move
-from games.rules.state import State
+from games.rules.cards import (
+    ALL_CARDS,
+    BEATERS,
+    CARD_NAMES,
+    FULL_DECK,
+    N_CARDS,
+    SUITS,
+    Card,
+    Suit,
+    mask_codes,
+    mask_of,
+)
+from games.rules.errors import IllegalMoveError, InvalidNotationError
+from games.rules.moves import BEAT_BASE, TAKE_BASE, Move, format_move_code, parse_move_code
+from games.rules.state import State, take_count
 from games.rules.tpn import format_position, parse_position
+
+
+def _place_by_elimination(known: list[int], hidden: list[int],
+                          pile: tuple[int, ...] | list[int]) -> None:
+    """With a full pack in play, if one seat alone holds unknown cards, they are the unseen
+    cards: move them to that seat's known cards (in place)."""
+    unplaced = [s for s, count in enumerate(hidden) if count]
+    if len(unplaced) != 1:
+        return
+    seen = mask_of(pile)
+    for mask in known:
+        seen |= mask
+    unseen = FULL_DECK & ~seen
+    seat = unplaced[0]
+    if unseen.bit_count() == hidden[seat]:  # else some cards are not in play (a test position)
+        known[seat] |= unseen
+        hidden[seat] = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +86,9 @@ class Observation:
         else:
             known = [hand if s == seat else state.known_mask(s) & hand
                      for s, hand in enumerate(hands)]
-            unplaced = [s for s in range(n) if known[s] != hands[s]]
-            in_play = mask_of(state.pile_codes)
-            for hand in hands:
-                in_play |= hand
-            if len(unplaced) == 1 and in_play == FULL_DECK:
-                known[unplaced[0]] = hands[unplaced[0]]
-        hidden = tuple((hands[s] & ~known[s]).bit_count() for s in range(n))
-        return cls(seat, tuple(int(t) for t in state.trumps), tuple(known), hidden,
+        hidden = [(hands[s] & ~known[s]).bit_count() for s in range(n)]
+        _place_by_elimination(known, hidden, state.pile_codes)
+        return cls(seat, tuple(int(t) for t in state.trumps), tuple(known), tuple(hidden),
                    state.pile_codes, state.to_move, state.out, state.strict)
 
     @classmethod
@@ -137,6 +165,79 @@ class Observation:
             start += count
         return State(list(self.trump_codes), hands, list(self.pile_codes), self.to_move,
                      list(self.out), self.strict, list(self.known))
+
+    def is_over(self) -> bool:
+        """True when at most one seat still holds cards."""
+        return len(self.out) >= self.n_players - 1
+
+    def play(self, move: Move | str) -> Observation:
+        """The observation after a move seen by the observer (anyone's move): played
+        cards leave the known part of the mover's hand if there, else its hidden part;
+        taken cards become known. Checked as far as the observer can tell; raises
+        IllegalMoveError (InvalidNotationError for bad text) if it cannot be legal."""
+        code = parse_move_code(move) if isinstance(move, str) else move.code
+        mover = self.to_move
+        known, hidden = list(self.known), list(self.hidden)
+        pile, out = list(self.pile_codes), list(self.out)
+        reason = self._illegal_reason(code)
+        if reason is not None:
+            raise IllegalMoveError(format_move_code(code), reason)
+        if code >= TAKE_BASE:
+            count = code - TAKE_BASE
+            known[mover] |= mask_of(pile[-count:])
+            del pile[-count:]
+        else:
+            cards = [code] if code < BEAT_BASE else list(divmod(code - BEAT_BASE, 36))
+            for card in cards:
+                if known[mover] >> card & 1:
+                    known[mover] ^= 1 << card
+                else:
+                    hidden[mover] -= 1
+            pile.extend(cards)
+            if not known[mover] and not hidden[mover]:
+                out.append(mover)
+        n = self.n_players
+        seat = (mover + 1) % n
+        while not known[seat] and not hidden[seat]:
+            seat = (seat + 1) % n
+        _place_by_elimination(known, hidden, pile)
+        return Observation(self.seat, self.trump_codes, tuple(known), tuple(hidden),
+                           tuple(pile), seat, tuple(out), self.strict)
+
+    def _illegal_reason(self, code: int) -> str | None:
+        if self.is_over():
+            return "the game is over"
+        mover = self.to_move
+        trump = self.trump_codes[mover]
+        pile = self.pile_codes
+        own = self.known[mover]
+        if code >= TAKE_BASE:
+            if not pile:
+                return "the pile is empty: there is nothing to take, lead a card"
+            if self.strict and not self.hidden[mover] and own & BEATERS[trump][pile[-1]]:
+                return (f"in the strict variant seat {mover} must beat "
+                        f"{CARD_NAMES[pile[-1]]}, holding a card that beats it")
+            if code - TAKE_BASE != take_count(pile, trump):
+                return f"the rules give +{take_count(pile, trump)} here"
+            return None
+        cards = [code] if code < BEAT_BASE else list(divmod(code - BEAT_BASE, 36))
+        unseen = self.unseen_mask()
+        from_hidden = 0
+        for card in cards:
+            if not own >> card & 1:
+                if not unseen >> card & 1:
+                    return f"{CARD_NAMES[card]} cannot be in seat {mover}'s hand"
+                from_hidden += 1
+        if from_hidden > self.hidden[mover]:
+            return f"seat {mover} has not that many unknown cards"
+        if not pile:
+            return "the pile is empty: lead a single card" if len(cards) > 1 else None
+        if not BEATERS[trump][pile[-1]] >> cards[0] & 1:
+            return f"{CARD_NAMES[cards[0]]} does not beat {CARD_NAMES[pile[-1]]}"
+        if len(cards) == 1 and self.hand_size(mover) != 1:
+            return (f"{CARD_NAMES[cards[0]]} is not seat {mover}'s last card: "
+                    "a second card must follow it")
+        return None
 
     def legal_moves(self) -> list[Move]:
         """The observer's legal moves (they depend only on its own hand and the pile)."""

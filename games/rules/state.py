@@ -42,6 +42,18 @@ if TYPE_CHECKING:
 PositionKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
 
+def take_count(pile: list[int] | tuple[int, ...], trump: int) -> int:
+    """Cards a take takes from ``pile`` for a mover of trump suit ``trump`` (0 if empty)."""
+    if not pile:
+        return 0
+    top = pile[-1]
+    if top // 9 != trump:
+        return min(3, len(pile))
+    if top == ace_of(trump):
+        return len(pile)
+    return min(5, len(pile))
+
+
 class State:
     __slots__ = ("_hands", "_known", "_out", "_pile", "_trumps", "n_players", "strict",
                  "to_move")
@@ -202,16 +214,7 @@ class State:
 
     def take_count(self) -> int:
         """How many cards a take would take now (0 on an empty pile)."""
-        pile = self._pile
-        if not pile:
-            return 0
-        top = pile[-1]
-        trump = self._trumps[self.to_move]
-        if top // 9 != trump:
-            return min(3, len(pile))
-        if top == ace_of(trump):
-            return len(pile)
-        return min(5, len(pile))
+        return take_count(self._pile, self._trumps[self.to_move])
 
     def legal_move_codes(self) -> list[int]:
         """Integer codes of the legal moves (``Move.from_code`` turns one into a Move)."""

@@ -16,6 +16,15 @@ def test_new_game_is_the_seeded_deal() -> None:
     assert game.state == Game.new(3, seed=12, dealer=1, trumps="CDH", strict=True).state
 
 
+def test_a_game_with_a_seed_must_start_from_that_deal() -> None:
+    dealt = Game.new(2, seed=5, dealer=0).start
+    assert Game(dealt, seed=5, dealer=0).ply == 0
+    with pytest.raises(ValueError, match="not the deal of seed 6"):
+        Game(dealt, seed=6, dealer=0)
+    with pytest.raises(ValueError, match="by dealer None"):
+        Game(dealt, seed=5)
+
+
 def test_new_game_without_a_seed_draws_one_and_records_it() -> None:
     game = Game.new()
     assert isinstance(game.seed, int)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.rules import Game, InvalidNotationError, Observation, State, deal
+from games.rules import Game, IllegalMoveError, InvalidNotationError, Observation, State, deal
 
 
 def test_in_the_duel_a_seat_observes_the_whole_position() -> None:
@@ -107,3 +107,46 @@ def test_the_observer_to_move_knows_its_legal_moves() -> None:
         state.observation(0).legal_moves()
     with pytest.raises(ValueError, match="hides cards"):
         observation.to_state()
+
+
+def test_play_follows_the_game_from_the_observers_seat() -> None:
+    game = Game.from_tpn("SHD 7C8C/9D7D/TH8H - 0 -")
+    observation = game.observation(2)
+    for move in ("7C", "+1", "TH", "+1", "7C"):
+        observation = observation.play(move)
+        game.play(move)
+        assert observation == game.observation(2)
+    assert observation.tpn() == "SHD TH?1/?2/8H 7C 2 -"
+
+
+def test_play_rejects_what_cannot_be_legal_from_what_the_observer_knows() -> None:
+    def seen_by_0(text: str, strict: bool = False) -> Observation:
+        return Observation.from_tpn(text, seat=0, strict=strict)
+
+    with pytest.raises(IllegalMoveError, match="9H cannot be in seat 2's hand"):
+        seen_by_0("SHD 7S8S9S/9HQS?5/6D 7C 2 -").play("6D-9H")
+    with pytest.raises(IllegalMoveError, match="6D is not seat 2's last card"):
+        seen_by_0("SHD 7S8S9S/9HQS?5/6D?1 7C 2 -").play("6D")
+    with pytest.raises(IllegalMoveError, match="not that many unknown cards"):
+        seen_by_0("SHD 7S8S9S/9HQS?1/6D 7C 1 -").play("6H-7H")
+    with pytest.raises(IllegalMoveError, match="AH does not beat 7C"):
+        seen_by_0("SHD 7S8S9S/9HQS?5/6D?3 7C 2 -").play("AH-7H")
+    with pytest.raises(IllegalMoveError, match=r"the rules give \+1 here"):
+        seen_by_0("SHD 7S8S9S/9HQS?5/6D?3 7C 2 -").play("+3")
+    with pytest.raises(IllegalMoveError, match="must beat 7C"):
+        seen_by_0("SHD 7S8S9S/9HQS?5/6D8D 7C 2 -", strict=True).play("+1")
+    after = seen_by_0("SHD 7S8S9S/9HQS?5/6D 7C 2 -").play("6D")
+    assert after.tpn() == "SHD 7S8S9S/9HQS?5/- 7C6D 0 2"
+    assert not after.is_over()
+
+
+def test_play_places_the_last_unknown_hand_by_elimination() -> None:
+    clubs_diamonds = "6C7C8C9CTCJCQCKC6D7D8D9DTDJDQDKDAD"
+    hearts_spades = "6H7H8H9HTHJHQHKHAH6S7S8S9STSJSQSKSAS"
+    state = State.from_tpn(f"SHD AC/{clubs_diamonds}/{hearts_spades} - 0 -")
+    before = state.observation(1)
+    assert before.tpn() == f"SHD ?1/{clubs_diamonds}/6H6S?16 - 0 -"
+    after = before.play("AC")  # seat 0 goes out: only seat 2's cards are left unplaced
+    assert after.tpn() == f"SHD -/{clubs_diamonds}/{hearts_spades} AC 1 0"
+    state.apply("AC")
+    assert after == state.observation(1)

@@ -147,7 +147,10 @@ def test_random_games_keep_every_invariant(n_players: int, seed: int, strict: bo
             break
         moves = game.legal_moves()
         move = picks.choice(moves)
+        observed = [state.observation(seat) for seat in range(n_players)]
         game.play(str(move))
+        for seat, before in enumerate(observed):
+            assert before.play(move) == game.state.observation(seat)
         fast.apply_code(move.code)
         knowledge.played(position, str(move))
         position = reference.play(position, str(move))
