@@ -1,0 +1,11 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("play/ai/", views.play_ai, name="play_ai"),
+    path("game/<int:match_id>/", views.match_page, name="match"),
+    path("rules/", views.rules, name="rules"),
+]

@@ -1,0 +1,180 @@
+"""Pages of play. Thin: they read through selectors, act through services.
+
+Visitors without an account may play casual games against the AI at once, like on lichess:
+they get a guest id in their session (kept across the pages of their visit) and their seat
+is bound to it. Rated games need an account.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import selectors, services
+from games.forms import PlayAIForm, parse_time_control
+from games.models import TerminationReason
+from games.rules import MOVE_LIMIT
+from games.services import Player
+
+GUEST_SESSION_KEY = "guest_id"
+
+
+def guest_id(request: HttpRequest, *, create: bool = False) -> str:
+    """The visitor's guest id from their session (made on first need)."""
+    value = request.session.get(GUEST_SESSION_KEY, "")
+    if not value and create:
+        value = secrets.token_hex(16)
+        request.session[GUEST_SESSION_KEY] = value
+    return str(value)
+
+
+def viewer_of(request: HttpRequest) -> selectors.Viewer:
+    user = request.user
+    return selectors.Viewer(
+        user_id=user.pk if user.is_authenticated else None, guest_id=guest_id(request)
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def play_ai(request: HttpRequest) -> HttpResponse:
+    form = PlayAIForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        initial, increment = parse_time_control(form.cleaned_data["time_control"])
+        if request.user.is_authenticated:
+            human = Player(user=request.user)  # type: ignore[arg-type]
+        else:
+            human = Player(guest_id=guest_id(request, create=True))
+        match = services.match_create(
+            players=[human, Player(ai_level=form.cleaned_data["level"])],
+            variant=form.cleaned_data["variant"],
+            clock_initial=initial,
+            clock_increment=increment,
+        )
+        return redirect("games:match", match_id=match.pk)
+    return render(request, "games/play_ai.html", {"form": form})
+
+
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        raise Http404
+    seats = selectors.match_seats(match=match)
+    seat = selectors.seat_of(seats=seats, viewer=viewer_of(request))
+    if seat is None and not match.public:
+        raise Http404
+    try:
+        replay_url = reverse("games:replay", args=[match.pk])
+    except NoReverseMatch:
+        replay_url = ""
+    return render(
+        request,
+        "games/match.html",
+        {
+            "match": match,
+            "seats": seats,
+            "seat": seat,
+            "replay_url": replay_url,
+            "board_config": {
+                "matchId": match.pk,
+                "socketPath": f"/ws/match/{match.pk}/",
+                "matchUrl": reverse("games:match", args=[0]).replace("/0/", "/{id}/"),
+                "replayUrl": replay_url,
+                "labels": board_labels(),
+            },
+        },
+    )
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    labels = board_labels()
+    return render(
+        request,
+        "pages/rules.html",
+        {
+            "move_limit": MOVE_LIMIT,
+            "card_labels": {key: labels[key] for key in ("suits", "ranks", "card")},
+        },
+    )
+
+
+def board_labels() -> dict[str, Any]:
+    """Every word the board shows, translated here (the scripts hold no text)."""
+    suits = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
+    ranks = {
+        "6": _("six"), "7": _("seven"), "8": _("eight"), "9": _("nine"), "T": _("ten"),
+        "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
+    }
+    return {
+        "suits": suits,
+        "ranks": ranks,
+        # "%(rank)s of %(suit)s" with the words filled in by the script.
+        "card": _("{rank} of {suit}"),
+        "take": [ngettext("Take %(n)d card", "Take %(n)d cards", n) % {"n": n}
+                 for n in range(37)],
+        "pile": [ngettext("%(n)d card in the pile", "%(n)d cards in the pile", n) % {"n": n}
+                 for n in range(37)],
+        "handSize": [ngettext("%(n)d card", "%(n)d cards", n) % {"n": n} for n in range(37)],
+        "trump": _("Trump: {suit}"),
+        "you": _("You"),
+        "yourTurn": _("Your turn"),
+        "yourTurnLead": _("Your turn: lead any card"),
+        "yourTurnBeat": _("Your turn: beat the top card or take"),
+        "chooseSecond": _("Now choose the card to lay on top"),
+        "theirTurn": _("{name} to move"),
+        "aiThinking": _("{name} is thinking"),
+        "chooseTrump": _("Choose your trump suit"),
+        "waitTrump": _("{name} is choosing a trump suit"),
+        "trumpDeadline": _("A random suit in {s} s"),
+        "emptyPile": _("The pile is empty"),
+        "resign": _("Resign"),
+        "abort": _("Abort"),
+        "offerDraw": _("Offer a draw"),
+        "drawOffered": _("Draw offered"),
+        "acceptDraw": _("Accept the draw"),
+        "declineDraw": _("Decline"),
+        "opponentOffersDraw": _("{name} offers a draw"),
+        "claimVictory": _("Claim victory"),
+        "opponentLeft": _("{name} left the game. You may claim victory in {s} s."),
+        "opponentLeftNow": _("{name} left the game. You may claim victory."),
+        "rematch": _("Rematch"),
+        "rematchOffered": _("Rematch offered"),
+        "acceptRematch": _("Accept the rematch"),
+        "opponentOffersRematch": _("{name} wants a rematch"),
+        "replay": _("Replay"),
+        "confirmResign": _("Resign this game?"),
+        "won": _("You won"),
+        "lost": _("You lost"),
+        "draw": _("Draw"),
+        "aborted": _("Game aborted"),
+        "winner": _("{name} won"),
+        "reasons": {str(value): str(label) for value, label in TerminationReason.choices},
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "offline": _("offline"),
+        "spectating": _("You are watching this game"),
+        "moves": _("Moves"),
+        "rated": _("Rated"),
+        "casual": _("Casual"),
+        "untimed": _("Untimed"),
+        "errors": {
+            "not_your_turn": _("It is not your turn."),
+            "illegal_move": _("That move is not allowed."),
+            "stale_ply": _("The game moved on; the board is up to date now."),
+            "not_a_player": _("You are not playing in this game."),
+            "bad_message": _("The server did not understand that."),
+            "game_over": _("The game is over."),
+            "cannot_abort": _("Too late to abort: you may resign."),
+            "cannot_claim": _("You cannot claim victory yet."),
+            "not_allowed": _("That is not allowed here."),
+        },
+        "errorGeneric": _("That did not work."),
+    }

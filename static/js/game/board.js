@@ -1,0 +1,538 @@
+// The game board: a pure view of the state the server sends (including the legal moves of
+// the seat to move). It draws, and reports the player's intents; the server decides.
+
+import {
+  cardBack, cardElement, cardName, moveHtml, sortHand, suitBadge, SUIT_SYMBOLS, suitOf,
+} from "./cards.js";
+
+const ANIMATION_MS = 380;
+const LOW_TIME_MS = 10_000;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function fill(template, values) {
+  return Object.entries(values).reduce((text, [key, value]) => text.replaceAll(`{${key}}`, value), template);
+}
+
+export function formatClock(ms) {
+  const clamped = Math.max(0, ms);
+  const totalSeconds = Math.floor(clamped / 1000);
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  if (clamped < LOW_TIME_MS) {
+    return `${minutes}:${String(seconds).padStart(2, "0")}.${Math.floor((clamped % 1000) / 100)}`;
+  }
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+export class Board {
+  constructor(root, { labels, send, matchUrl, replayUrl }) {
+    this.root = root;
+    this.labels = labels;
+    this.send = send;
+    this.matchUrl = matchUrl;
+    this.replayUrl = replayUrl;
+    this.state = null;
+    this.selected = null; // the beater chosen, waiting for the second card
+    this.receivedAt = 0;
+    this.serverOffset = 0;
+    this.confirmingResign = false;
+    this.parts = {
+      top: root.querySelector("[data-part=top]"),
+      bottom: root.querySelector("[data-part=bottom]"),
+      center: root.querySelector("[data-part=center]"),
+      status: root.querySelector("[data-part=status]"),
+      actions: root.querySelector("[data-part=actions]"),
+      result: root.querySelector("[data-part=result]"),
+      moves: root.querySelector("[data-part=moves]"),
+      notice: root.querySelector("[data-part=notice]"),
+      connection: root.querySelector("[data-part=connection]"),
+    };
+    root.addEventListener("keydown", (event) => this.onKey(event));
+    this.tick = this.tick.bind(this);
+    setInterval(this.tick, 100);
+  }
+
+  // --- state in ---------------------------------------------------------------------------
+
+  get version() { return this.state ? this.state.version : -1; }
+
+  setState(next) {
+    if (this.state && next.version < this.state.version) return;
+    const previous = this.state;
+    const animate = previous && next.ply === previous.ply + 1 && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const before = animate ? this.positions() : null;
+    this.justTaken = new Set();
+    const last = next.last_move;
+    if (previous && last && last.move.startsWith("+") && next.ply === previous.ply + 1) {
+      this.justTaken = new Set(previous.pile.slice(-Number(last.move.slice(1))));
+    }
+    this.state = next;
+    this.receivedAt = performance.now();
+    this.serverOffset = next.server_time_ms - Date.now();
+    if (!previous || previous.ply !== next.ply || !this.isMyTurn()) this.selected = null;
+    if (!previous || previous.status !== next.status) this.confirmingResign = false;
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    this.render();
+    if (before) this.animateFrom(before, next.last_move);
+    if (focused) {
+      const again = this.parts.bottom.querySelector(`button.card[data-card="${focused}"]:not(:disabled)`);
+      if (again) again.focus();
+    }
+    if (previous && previous.rematch_id == null && next.rematch_id != null && next.you !== null) {
+      location.assign(this.matchUrl.replace("{id}", next.rematch_id));
+    }
+  }
+
+  setConnection(status) {
+    const box = this.parts.connection;
+    box.hidden = status === "open";
+    box.textContent = status === "connecting" ? this.labels.connecting : this.labels.reconnecting;
+    this.root.dataset.connection = status;
+  }
+
+  showError(message) {
+    const text = (this.labels.errors && this.labels.errors[message.code]) || message.detail || this.labels.errorGeneric;
+    const notice = this.parts.notice;
+    notice.textContent = text;
+    notice.dataset.code = message.code;
+    notice.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => { notice.hidden = true; }, 4000);
+  }
+
+  // --- helpers ----------------------------------------------------------------------------
+
+  isPlayer() { return this.state && this.state.you !== null && this.state.you !== undefined; }
+  isMyTurn() { return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you; }
+  seatName(index) {
+    const seat = this.state.seats[index];
+    return index === this.state.you ? this.labels.you : seat.name;
+  }
+  nowServer() { return Date.now() + this.serverOffset; }
+
+  /** The seats in screen order: the viewer (or seat 0) at the bottom, the others on top. */
+  layout() {
+    const n = this.state.seats.length;
+    const bottom = this.isPlayer() ? this.state.you : 0;
+    const others = [];
+    for (let i = 1; i < n; i += 1) others.push((bottom + i) % n);
+    return { bottom, others };
+  }
+
+  // --- rendering --------------------------------------------------------------------------
+
+  render() {
+    const s = this.state;
+    this.root.dataset.status = s.status;
+    this.root.dataset.ply = s.ply;
+    this.root.dataset.version = s.version;
+    this.root.dataset.you = s.you ?? "";
+    this.root.dataset.toMove = s.to_move ?? "";
+    const { bottom, others } = this.layout();
+    this.parts.top.replaceChildren(...others.map((i) => this.renderSeat(i, false)));
+    this.parts.bottom.replaceChildren(this.renderSeat(bottom, true));
+    this.renderCenter();
+    this.renderStatus();
+    this.renderActions();
+    this.renderResult();
+    this.renderMoves();
+    this.tick();
+  }
+
+  renderSeat(index, isBottom) {
+    const s = this.state;
+    const seat = s.seats[index];
+    const box = el("section", "seat");
+    box.dataset.seat = index;
+    box.dataset.testid = `seat-${index}`;
+    if (s.to_move === index && s.status !== "finished" && s.status !== "aborted") box.classList.add("to-move");
+    if (index === s.you) box.classList.add("mine");
+
+    const head = el("header", "seat-head");
+    const name = el("span", "seat-name", this.seatName(index));
+    if (index === s.you && seat.name) name.title = seat.name;
+    head.append(name);
+    if (seat.kind !== "ai" && !seat.connected && s.status === "playing") head.append(el("span", "offline", this.labels.offline));
+    if (seat.trump) {
+      const badge = suitBadge(seat.trump, this.labels, fill(this.labels.trump, { suit: this.labels.suits[seat.trump] }));
+      badge.classList.add("trump-badge");
+      badge.dataset.testid = `trump-${index}`;
+      head.append(badge);
+    }
+    head.append(el("span", "hand-size", this.labels.handSize[seat.hand_size] ?? String(seat.hand_size)));
+    if (seat.clock_ms !== null && seat.clock_ms !== undefined) {
+      const clock = el("span", "clock", formatClock(seat.clock_ms));
+      clock.dataset.clock = index;
+      clock.setAttribute("role", "timer");
+      head.append(clock);
+    }
+    box.append(head);
+
+    const hand = el("div", "hand");
+    hand.dataset.testid = `hand-${index}`;
+    if (seat.trump) hand.style.setProperty("--trump-color", "");
+    const interactive = isBottom && this.isMyTurn();
+    const enabled = interactive ? this.enabledCards() : new Set();
+    const cards = sortHand(seat.hand || [], seat.trump);
+    const takenNow = this.takenCards(index);
+    for (const card of cards) {
+      const node = cardElement(card, {
+        tag: isBottom && this.isPlayer() ? "button" : "div",
+        labels: this.labels,
+        trump: seat.trump,
+        small: !isBottom,
+      });
+      if (node.tagName === "BUTTON") {
+        node.disabled = !enabled.has(card);
+        if (enabled.has(card)) node.classList.add("playable");
+        if (this.selected === card) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
+        node.addEventListener("click", () => this.onCard(card));
+      }
+      if (takenNow.has(card)) node.classList.add("just-taken");
+      hand.append(node);
+    }
+    for (let i = 0; i < (seat.hidden || 0); i += 1) hand.append(cardBack({ small: !isBottom }));
+    box.append(hand);
+    return box;
+  }
+
+  /** Cards the last move took into this seat's hand (highlighted as the last move). */
+  takenCards(index) {
+    const last = this.state.last_move;
+    if (!last || last.seat !== index || !this.justTaken) return new Set();
+    return this.justTaken;
+  }
+
+  /** The cards the player may click now. */
+  enabledCards() {
+    const legal = this.state.legal_moves;
+    const out = new Set();
+    if (this.selected) {
+      out.add(this.selected);
+      for (const move of legal) {
+        const [first, second] = move.split("-");
+        if (first === this.selected && second) out.add(second);
+      }
+      return out;
+    }
+    for (const move of legal) {
+      if (move.startsWith("+")) continue;
+      out.add(move.split("-")[0]);
+    }
+    return out;
+  }
+
+  renderCenter() {
+    const s = this.state;
+    const center = this.parts.center;
+    center.replaceChildren();
+    if (s.status === "trumps") {
+      center.append(this.renderTrumpChoice());
+      return;
+    }
+    const pileBox = el("div", "pile");
+    pileBox.dataset.testid = "pile";
+    pileBox.setAttribute("aria-label", this.labels.pile[s.pile.length] ?? String(s.pile.length));
+    pileBox.setAttribute("role", "group");
+    const last = s.last_move;
+    const lastCards = new Set(last && !last.move.startsWith("+") ? last.move.split("-") : []);
+    const shownFrom = Math.max(0, s.pile.length - 8);
+    if (shownFrom > 0) {
+      const under = el("div", "pile-under");
+      under.style.setProperty("--depth", Math.min(shownFrom, 6));
+      pileBox.append(under);
+    }
+    s.pile.forEach((card, i) => {
+      const node = cardElement(card, { labels: this.labels });
+      if (i < shownFrom) node.classList.add("buried");
+      if (i === s.pile.length - 1) node.classList.add("top");
+      if (lastCards.has(card)) node.classList.add("last");
+      pileBox.append(node);
+    });
+    if (!s.pile.length) pileBox.append(el("div", "pile-empty", this.labels.emptyPile));
+    const count = el("div", "pile-count", this.labels.pile[s.pile.length] ?? String(s.pile.length));
+    count.dataset.testid = "pile-count";
+    center.append(pileBox, count);
+    const take = s.legal_moves.find((m) => m.startsWith("+"));
+    if (this.isMyTurn() && take) {
+      const n = Number(take.slice(1));
+      const button = el("button", "button take-button", this.labels.take[n]);
+      button.type = "button";
+      button.dataset.testid = "take";
+      button.addEventListener("click", () => this.play(take));
+      center.append(button);
+    }
+  }
+
+  renderTrumpChoice() {
+    const s = this.state;
+    const box = el("div", "trump-choice");
+    const choice = s.trump_choice;
+    const mine = this.isPlayer() && choice.chooser === s.you;
+    box.append(el("p", "trump-choice-title",
+      mine ? this.labels.chooseTrump : fill(this.labels.waitTrump, { name: this.seatName(choice.chooser) })));
+    if (mine) {
+      const row = el("div", "trump-buttons");
+      for (const suit of "CDHS") {
+        const button = el("button", "button suit-button");
+        button.type = "button";
+        button.append(suitBadge(suit, this.labels));
+        button.dataset.testid = `choose-${suit}`;
+        button.disabled = !choice.free.includes(suit);
+        button.addEventListener("click", () => this.send({ type: "trump", suit }));
+        row.append(button);
+      }
+      box.append(row);
+    }
+    const countdown = el("p", "trump-deadline");
+    countdown.dataset.deadline = choice.deadline_ms ?? "";
+    box.append(countdown);
+    return box;
+  }
+
+  renderStatus() {
+    const s = this.state;
+    const status = this.parts.status;
+    status.classList.remove("thinking", "my-turn");
+    let text = "";
+    if (s.status === "playing") {
+      const mover = s.seats[s.to_move];
+      if (this.isMyTurn()) {
+        status.classList.add("my-turn");
+        if (this.selected) text = this.labels.chooseSecond;
+        else text = s.pile.length ? this.labels.yourTurnBeat : this.labels.yourTurnLead;
+      } else if (mover.kind === "ai") {
+        status.classList.add("thinking");
+        text = fill(this.labels.aiThinking, { name: mover.name });
+      } else {
+        text = fill(this.labels.theirTurn, { name: this.seatName(s.to_move) });
+      }
+    } else if (s.status === "trumps") {
+      text = s.trump_choice.chooser === s.you ? this.labels.chooseTrump
+        : fill(this.labels.waitTrump, { name: this.seatName(s.trump_choice.chooser) });
+    } else {
+      text = this.resultTitle();
+    }
+    if (!this.isPlayer() && s.status !== "finished" && s.status !== "aborted") text = `${text} \u00b7 ${this.labels.spectating}`;
+    status.textContent = text;
+  }
+
+  button(label, testid, onClick, className = "button") {
+    const b = el("button", className, label);
+    b.type = "button";
+    b.dataset.testid = testid;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  renderActions() {
+    const s = this.state;
+    const box = this.parts.actions;
+    box.replaceChildren();
+    if (!this.isPlayer()) return;
+    const opponentIndex = s.seats.findIndex((seat) => seat.index !== s.you);
+    const opponent = s.seats[opponentIndex];
+    const againstAI = s.seats.some((seat) => seat.kind === "ai");
+    if (s.status === "playing" || s.status === "trumps") {
+      if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
+      if (s.status === "playing") {
+        if (this.confirmingResign) {
+          box.append(this.button(this.labels.confirmResign, "resign-confirm", () => { this.confirmingResign = false; this.send({ type: "resign" }); }, "button danger"));
+        } else {
+          box.append(this.button(this.labels.resign, "resign", () => { this.confirmingResign = true; this.renderActions(); this.root.querySelector("[data-testid=resign-confirm]").focus(); }));
+        }
+        if (!againstAI && s.n_players === 2) {
+          if (s.draw_offer !== null && s.draw_offer !== s.you) {
+            box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: opponent.name })));
+            box.append(this.button(this.labels.acceptDraw, "draw-accept", () => this.send({ type: "draw_accept" }), "button primary"));
+            box.append(this.button(this.labels.declineDraw, "draw-decline", () => this.send({ type: "draw_decline" })));
+          } else if (s.draw_offer === s.you) {
+            const b = this.button(this.labels.drawOffered, "draw-offered", () => {});
+            b.disabled = true;
+            box.append(b);
+          } else {
+            box.append(this.button(this.labels.offerDraw, "draw-offer", () => this.send({ type: "draw_offer" })));
+          }
+        }
+        if (s.claim_at_ms) {
+          const claim = el("div", "claim");
+          claim.append(el("p", "claim-text"));
+          claim.append(this.button(this.labels.claimVictory, "claim", () => this.send({ type: "claim_victory" }), "button primary"));
+          box.append(claim);
+        }
+      }
+    } else {
+      if (s.rematch_id) {
+        const link = el("a", "button primary", this.labels.rematch);
+        link.href = this.matchUrl.replace("{id}", s.rematch_id);
+        link.dataset.testid = "rematch-link";
+        box.append(link);
+      } else if (s.rematch_offer !== null && s.rematch_offer !== s.you) {
+        box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: opponent.name })));
+        box.append(this.button(this.labels.acceptRematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
+      } else if (s.rematch_offer === s.you) {
+        const b = this.button(this.labels.rematchOffered, "rematch", () => {});
+        b.disabled = true;
+        box.append(b);
+      } else {
+        box.append(this.button(this.labels.rematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
+      }
+      if (this.replayUrl) {
+        const link = el("a", "button", this.labels.replay);
+        link.href = this.replayUrl;
+        link.dataset.testid = "replay-link";
+        box.append(link);
+      }
+    }
+  }
+
+  resultTitle() {
+    const s = this.state;
+    if (!s.result) return "";
+    if (s.status === "aborted") return this.labels.aborted;
+    if (s.result.loser === null) return this.labels.draw;
+    if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
+    const winner = s.seats.find((seat) => seat.result === "win");
+    return winner ? fill(this.labels.winner, { name: winner.name }) : "";
+  }
+
+  renderResult() {
+    const s = this.state;
+    const box = this.parts.result;
+    if (!s.result) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren();
+    const title = el("p", "result-title", this.resultTitle());
+    title.dataset.testid = "result-title";
+    const reason = el("p", "result-reason", this.labels.reasons[s.result.termination] || s.result.reason);
+    reason.dataset.testid = "result-reason";
+    box.append(title, reason);
+    box.dataset.outcome = s.status === "aborted" ? "aborted" : s.result.loser === null ? "draw"
+      : this.isPlayer() ? (s.result.loser === s.you ? "lost" : "won") : "decided";
+  }
+
+  renderMoves() {
+    const list = this.parts.moves;
+    const s = this.state;
+    const items = s.moves.map(([seat, text], i) => {
+      const li = el("li", `move seat-${seat}`);
+      li.value = i + 1;
+      li.innerHTML = moveHtml(text);
+      li.title = s.seats[seat].name;
+      li.dataset.move = text;
+      if (i === s.moves.length - 1) { li.classList.add("last"); li.setAttribute("aria-current", "true"); }
+      return li;
+    });
+    list.replaceChildren(...items);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // --- time -------------------------------------------------------------------------------
+
+  tick() {
+    const s = this.state;
+    if (!s) return;
+    const elapsed = performance.now() - this.receivedAt;
+    for (const node of this.root.querySelectorAll("[data-clock]")) {
+      const index = Number(node.dataset.clock);
+      const base = s.seats[index].clock_ms;
+      const running = s.running === index;
+      const ms = running ? base - elapsed : base;
+      node.textContent = formatClock(ms);
+      node.classList.toggle("running", running);
+      node.classList.toggle("low", ms < LOW_TIME_MS);
+    }
+    const deadline = this.root.querySelector(".trump-deadline");
+    if (deadline && deadline.dataset.deadline) {
+      const seconds = Math.max(0, Math.ceil((Number(deadline.dataset.deadline) - this.nowServer()) / 1000));
+      deadline.textContent = fill(this.labels.trumpDeadline, { s: seconds });
+    }
+    const claim = this.root.querySelector(".claim");
+    if (claim && s.claim_at_ms) {
+      const seconds = Math.max(0, Math.ceil((s.claim_at_ms - this.nowServer()) / 1000));
+      const name = s.seats[s.to_move] ? s.seats[s.to_move].name : "";
+      claim.querySelector(".claim-text").textContent = seconds > 0
+        ? fill(this.labels.opponentLeft, { name, s: seconds }) : fill(this.labels.opponentLeftNow, { name });
+      claim.querySelector("button").disabled = seconds > 0;
+    }
+  }
+
+  // --- intents ----------------------------------------------------------------------------
+
+  play(move) {
+    this.selected = null;
+    this.send({ type: "move", move, ply: this.state.ply });
+    // Until the server answers, nothing more may be played.
+    for (const b of this.root.querySelectorAll("button.card, .take-button")) b.disabled = true;
+  }
+
+  onCard(card) {
+    if (!this.isMyTurn()) return;
+    const legal = this.state.legal_moves;
+    if (!this.state.pile.length) {
+      if (legal.includes(card)) this.play(card);
+      return;
+    }
+    if (this.selected === card) { this.selected = null; this.render(); return; }
+    if (this.selected) {
+      const move = `${this.selected}-${card}`;
+      if (legal.includes(move)) this.play(move);
+      return;
+    }
+    if (legal.includes(card)) { this.play(card); return; } // beating with one's last card
+    if (legal.some((m) => m.startsWith(`${card}-`))) {
+      this.selected = card;
+      this.render();
+      const next = this.parts.bottom.querySelector("button.card.playable:not(.selected)");
+      if (next) next.focus();
+    }
+  }
+
+  onKey(event) {
+    if (event.key === "Escape" && this.selected) {
+      this.selected = null;
+      this.render();
+      event.preventDefault();
+    }
+  }
+
+  // --- animation (FLIP: from where each card was to where it is) ---------------------------
+
+  positions() {
+    const map = new Map();
+    for (const node of this.root.querySelectorAll(".card[data-card]")) map.set(node.dataset.card, node.getBoundingClientRect());
+    return map;
+  }
+
+  animateFrom(before, lastMove) {
+    const moved = new Set(lastMove ? (lastMove.move.startsWith("+") ? [...this.justTaken] : lastMove.move.split("-")) : []);
+    for (const node of this.root.querySelectorAll(".card[data-card]")) {
+      const old = before.get(node.dataset.card);
+      const now = node.getBoundingClientRect();
+      if (!old) {
+        node.animate([{ opacity: 0 }, { opacity: 1 }], { duration: ANIMATION_MS });
+        continue;
+      }
+      const dx = old.left - now.left;
+      const dy = old.top - now.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+      const scale = old.width / (now.width || 1);
+      const lift = moved.has(node.dataset.card);
+      node.animate(
+        [
+          { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: lift ? 50 : 1 },
+          { transform: "none", zIndex: lift ? 50 : 1 },
+        ],
+        { duration: lift ? ANIMATION_MS : ANIMATION_MS * 0.7, easing: "cubic-bezier(.2,.8,.2,1)" },
+      );
+    }
+  }
+}
+
+export { SUIT_SYMBOLS, cardName, suitOf };

@@ -1,0 +1,102 @@
+// The card component: one playing card as DOM (CSS draws it), used by the board and the
+// rules page alike. A card is written rank then suit, as in the notation: "QH", "TS", "6C".
+
+export const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+const RANK_SHOWN = { T: "10" };
+const FACES = new Set(["J", "Q", "K"]);
+export const SUIT_ORDER = "CDHS";
+export const RANK_ORDER = "6789TJQKA";
+
+export function suitOf(card) { return card[1]; }
+export function rankOf(card) { return card[0]; }
+export function isRed(suit) { return suit === "D" || suit === "H"; }
+
+/** The spoken name of a card ("queen of hearts"), from the translated labels. */
+export function cardName(card, labels) {
+  if (!labels) return card;
+  return labels.card
+    .replace("{rank}", labels.ranks[rankOf(card)])
+    .replace("{suit}", labels.suits[suitOf(card)]);
+}
+
+/** Notation with suit symbols, for move lists: "QH-7D" becomes "Q♥–7♦" (as HTML spans). */
+export function moveHtml(text) {
+  if (text.startsWith("+")) return `<span class="take-move">${text}</span>`;
+  return text.split("-").map((card) => {
+    const suit = suitOf(card);
+    const rank = RANK_SHOWN[rankOf(card)] || rankOf(card);
+    return `<span class="mv-card ${isRed(suit) ? "red" : "black"}">${rank}${SUIT_SYMBOLS[suit]}</span>`;
+  }).join("<span class=\"mv-sep\">\u2013</span>");
+}
+
+/**
+ * A card element. Options: `tag` ("div" or "button"), `labels` (for the accessible name),
+ * `trump` (the suit of the hand's owner: its cards get a trump mark), `small`.
+ */
+export function cardElement(card, { tag = "div", labels = null, trump = null, small = false } = {}) {
+  const suit = suitOf(card);
+  const rank = rankOf(card);
+  const el = document.createElement(tag);
+  el.className = `card ${isRed(suit) ? "red" : "black"} suit-${suit}`;
+  if (small) el.classList.add("small");
+  if (trump && suit === trump) el.classList.add("is-trump");
+  el.dataset.card = card;
+  if (tag === "button") el.type = "button";
+  el.setAttribute("aria-label", cardName(card, labels));
+  if (tag !== "button") el.setAttribute("role", "img");
+  const shown = RANK_SHOWN[rank] || rank;
+  const symbol = SUIT_SYMBOLS[suit];
+  const corner = (where) => `<span class="corner ${where}" aria-hidden="true"><span class="rank">${shown}</span><span class="suit">${symbol}</span></span>`;
+  let middle;
+  if (FACES.has(rank)) {
+    middle = `<span class="face" aria-hidden="true"><span class="face-rank">${shown}</span><span class="face-suit">${symbol}</span></span>`;
+  } else if (rank === "A") {
+    middle = `<span class="pip ace" aria-hidden="true">${symbol}</span>`;
+  } else {
+    middle = `<span class="pip" aria-hidden="true">${symbol}</span>`;
+  }
+  el.innerHTML = corner("tl") + middle + corner("br");
+  return el;
+}
+
+/** The back of a card (for hands one may not see). */
+export function cardBack({ small = false } = {}) {
+  const el = document.createElement("div");
+  el.className = "card back" + (small ? " small" : "");
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+/** A suit badge ("♠ spades"), for trumps. */
+export function suitBadge(suit, labels, text = null) {
+  const el = document.createElement("span");
+  el.className = `suit-badge ${isRed(suit) ? "red" : "black"}`;
+  el.dataset.suit = suit;
+  el.innerHTML = `<span class="suit-symbol" aria-hidden="true">${SUIT_SYMBOLS[suit]}</span>`;
+  const words = document.createElement("span");
+  words.className = "suit-words";
+  words.textContent = text ?? (labels ? labels.suits[suit] : suit);
+  el.append(words);
+  return el;
+}
+
+/** Sort a hand for showing: by suit with the owner's trump suit last, then by rank. */
+export function sortHand(cards, trump) {
+  const suitKey = (s) => (s === trump ? 10 : SUIT_ORDER.indexOf(s));
+  return [...cards].sort((a, b) =>
+    suitKey(suitOf(a)) - suitKey(suitOf(b)) || RANK_ORDER.indexOf(rankOf(a)) - RANK_ORDER.indexOf(rankOf(b)));
+}
+
+/** Replace every `<span data-card-pic="QH">` (and `data-suit-pic`) in `root` with the component. */
+export function hydrate(root, labels) {
+  for (const holder of root.querySelectorAll("[data-card-pic]")) {
+    const el = cardElement(holder.dataset.cardPic, {
+      labels, trump: holder.dataset.trump || null, small: holder.hasAttribute("data-small"),
+    });
+    if (holder.dataset.highlight !== undefined) el.classList.add("last");
+    holder.replaceWith(el);
+  }
+  for (const holder of root.querySelectorAll("[data-suit-pic]")) {
+    holder.replaceWith(suitBadge(holder.dataset.suitPic, labels, holder.textContent.trim() || null));
+  }
+}
