@@ -14,7 +14,8 @@ The public API, by module (each module's docstring has the details):
   ``first_dealer``, ``next_dealer`` (who deals).
 - ``game``: ``Game`` -- history, repetition and move-limit draws, resignation, time loss,
   ``position_at`` for replays; ``MOVE_LIMIT``.
-- ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``.
+- ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``; ``play`` to
+  follow the game from that seat; ``sample_state`` to fill in hidden cards for search.
 - ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.
 - ``perft``: ``perft``, ``perft_divide``.
 - ``playout``: ``random_move_code``, ``random_playout`` -- uniform random moves, fast.

@@ -4,7 +4,8 @@ Public names: ``BenchResult``, ``bench``.
 
 Each game is a fresh 2-player deal (seed = game number, dealer alternating) played to the
 end with moves drawn uniformly from the legal ones (``random_playout``), capped at the
-2000-ply house rule. The time includes the deals.
+2000-ply house rule (repetition is not tracked: a playout has no history). The time
+includes the deals.
 """
 
 from __future__ import annotations

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import Game, IllegalMoveError, InvalidNotationError, Move, MoveKind, Termination
+from games.rules import (
+    Game,
+    IllegalMoveError,
+    InvalidNotationError,
+    Move,
+    MoveKind,
+    Termination,
+    TrumpChoice,
+)
 from games.rules.deal import first_dealer
 
 
@@ -108,3 +116,17 @@ def test_the_observation_of_a_game_tracks_takes() -> None:
     game = Game.from_tpn("SHD 7C8C/9D7D/TH8H - 0 -", ["7C", "+1"])
     observation = game.observation(0)
     assert observation.tpn() == "SHD 8C/7C?2/?2 - 2 -"
+
+
+def test_outcome_places_and_winner() -> None:
+    outcome = Game.from_tpn("SHD -/-/TC 9C 2 10").outcome()  # draw rule, 3 players
+    assert outcome is not None
+    assert outcome.winner is None
+    assert [outcome.place_of(s) for s in range(3)] == [2, 1, 2]
+    with pytest.raises(ValueError, match="not in this game"):
+        outcome.place_of(3)
+
+
+def test_trumps_are_known_only_once_everyone_has_chosen() -> None:
+    with pytest.raises(ValueError, match="seat 1 has not chosen"):
+        TrumpChoice(2, dealer=0).trumps()

@@ -50,3 +50,7 @@ def test_importing_every_rules_module_loads_no_django() -> None:
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                             text=True, check=True)
     assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_the_package_declares_its_type_hints() -> None:
+    assert (ROOT / "games" / "rules" / "py.typed").is_file()
