@@ -63,6 +63,8 @@ def _place_by_elimination(known: list[int], hidden: list[int],
 
 @dataclass(frozen=True, slots=True)
 class Observation:
+    """One seat's view of a position; immutable (``play`` returns a new one)."""
+
     seat: int
     """The observer."""
     trump_codes: tuple[int, ...]
