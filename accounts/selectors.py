@@ -119,8 +119,8 @@ def profile_record(*, user: User) -> Record:
 
 
 def match_url(match_id: int) -> str | None:
-    """The page of a match (its replay, once over), or None while the games app has none."""
-    for name in ("games:replay", "games:match", "games:detail"):
+    """The replay of a finished match (else its live page), or None if neither exists."""
+    for name in ("replays:replay", "games:match"):
         try:
             return reverse(name, args=[match_id])
         except NoReverseMatch:
@@ -130,12 +130,18 @@ def match_url(match_id: int) -> str | None:
 
 def play_ai_url() -> str:
     """Where the "play the AI" button of an empty profile leads."""
-    for name in ("games:play_ai", "games:ai", "games:new_ai", "games:lobby"):
-        try:
-            return reverse(name)
-        except NoReverseMatch:
-            continue
-    return reverse("home")
+    try:
+        return reverse("games:play_ai")
+    except NoReverseMatch:
+        return reverse("home")
+
+
+def player_history_url(*, user: User) -> str | None:
+    """The page listing all of a player's games, if the replays app provides one."""
+    try:
+        return reverse("replays:player_history", args=[user.username])
+    except NoReverseMatch:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

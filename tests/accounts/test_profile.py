@@ -42,7 +42,7 @@ def test_a_new_players_own_profile_is_friendly(
     page = client.get("/@/anna").content.decode()
     assert 'data-testid="no-games"' in page
     assert "No games yet" in page
-    assert 'data-testid="play-ai"' in page
+    assert 'href="/play/ai/" data-testid="play-ai"' in page
     assert "1500" in page
     assert 'data-testid="provisional"' in page
     assert 'data-testid="recent-games"' not in page
@@ -96,8 +96,8 @@ def test_the_profile_shows_games_chart_and_links(
     assert [g.result for g in recent] == ["loss", "loss", "win", "win"]
     assert recent[1].opponents == ["boris"]
     for entry in recent:
-        if entry.url:
-            assert f'href="{entry.url}"' in page
+        assert entry.url == f"/game/{entry.match_id}/replay"
+        assert f'href="{entry.url}"' in page
     history = profile_rating_history(user=anna)
     assert [round(p.rating) for p in history] == [1560, 1620, 1570]
 
@@ -112,6 +112,18 @@ def test_recent_games_are_few_and_cheap(
         recent = profile_recent_games(user=anna)
     assert len(recent) == 10
     assert len(queries) <= 2
+
+
+def test_a_long_record_links_to_all_games(
+    client: Client, make_user: Callable[..., User], game: Callable[..., Match]
+) -> None:
+    anna, boris = make_user("anna"), make_user("boris")
+    for _ in range(12):
+        game(anna, boris, "win")
+    page = client.get("/@/anna").content.decode()
+    assert 'data-testid="all-games"' in page
+    assert 'href="/@/anna/games"' in page
+    assert "All 12 games" in page
 
 
 def test_rating_chart_geometry() -> None:
