@@ -194,3 +194,12 @@ async def test_async_requests_update_last_seen_too(
         # The ORM ran in asgiref's worker thread: close its connection, or the test
         # database cannot be dropped at the end of the run.
         await sync_to_async(connections.close_all)()
+
+
+def test_a_deactivated_players_profile_says_the_account_is_closed(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    anna = make_user("anna")
+    User.objects.filter(pk=anna.pk).update(is_active=False)
+    page = client.get("/@/anna").content.decode()
+    assert 'data-testid="profile-closed"' in page
