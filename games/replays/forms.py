@@ -1,0 +1,115 @@
+"""The forms of the history filters and of the record import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.replays.selectors import AGAINST_AI, AGAINST_PEOPLE, UNTIMED, HistoryFilters
+from games.replays.services import MAX_RECORD_BYTES
+from games.services import TIME_CONTROLS
+
+
+def _time_control_choices() -> list[tuple[str, Any]]:
+    choices: list[tuple[str, Any]] = [("", _("Any")), (UNTIMED, _("Untimed"))]
+    for initial, increment in TIME_CONTROLS:
+        minutes = initial / 60
+        label = f"{minutes:g}+{increment}"
+        choices.append((f"{initial}+{increment}", label))
+    return choices
+
+
+class HistoryFilterForm(forms.Form):
+    """GET filters of a history list. Invalid values are dropped, never an error page."""
+
+    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
+    result = forms.ChoiceField(label=_("Result"), required=False)
+    rated = forms.ChoiceField(
+        label=_("Rated"),
+        required=False,
+        choices=[("", _("Any")), ("rated", _("Rated")), ("casual", _("Casual"))],
+    )
+    against = forms.ChoiceField(
+        label=_("Against"),
+        required=False,
+        choices=[("", _("Anyone")), (AGAINST_PEOPLE, _("People")), (AGAINST_AI, _("The AI"))],
+    )
+    time_control = forms.ChoiceField(label=_("Time control"), required=False)
+    players = forms.ChoiceField(
+        label=_("Players"),
+        required=False,
+        choices=[("", _("Any")), ("2", "2"), ("3", "3"), ("4", "4")],
+    )
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, for_player: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.for_player = for_player
+        if for_player:
+            result_choices = [("", _("Any")), ("win", _("Won")), ("loss", _("Lost")),
+                              ("draw", _("Drawn"))]
+            self.fields["opponent"].label = _("Opponent")
+        else:
+            result_choices = [("", _("Any")), ("decided", _("Decided")), ("draw", _("Drawn"))]
+            self.fields["opponent"].label = _("Player")
+        self.fields["result"].choices = result_choices
+        self.fields["time_control"].choices = _time_control_choices()
+
+    def filters(self, *, opponent: User | None) -> HistoryFilters:
+        """The filters of the valid fields (call after ``is_valid``; bad fields are ignored)."""
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        rated = {"rated": True, "casual": False}.get(data.get("rated") or "")
+        players = data.get("players") or ""
+        return HistoryFilters(
+            opponent_id=opponent.pk if opponent is not None else None,
+            result=data.get("result") or "",
+            rated=rated,
+            against=data.get("against") or "",
+            time_control=data.get("time_control") or "",
+            date_from=data.get("date_from"),
+            date_to=data.get("date_to"),
+            n_players=int(players) if players else None,
+        )
+
+    @property
+    def active(self) -> bool:
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        return any(value not in (None, "") for value in data.values())
+
+
+class RecordImportForm(forms.Form):
+    text = forms.CharField(
+        label=_("Paste a game record"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "autocomplete": "off"}),
+    )
+    file = forms.FileField(label=_("or upload a record file"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_RECORD_BYTES:
+                raise forms.ValidationError(
+                    _("The file is too large to be a game record."), code="too_large"
+                )
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    _("The file is not a text file (UTF-8)."), code="not_text"
+                ) from None
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(
+                _("Paste a game record or choose a file."), code="empty"
+            )
+        return data

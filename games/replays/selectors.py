@@ -1,0 +1,515 @@
+"""Reads of replays and game histories. Nothing here writes.
+
+The replay. Every position of a game is computed here, on the server, by the rules engine:
+the page gets the list of positions (one per ply, 0 = the deal) as JSON and the board only
+draws them. The rules exist once, in Python; the browser never re-implements them, and a
+position can never be drawn differently from what the engine says it is.
+
+A position per ply is small (hands and pile as card strings) and is computed by playing the
+moves once, so even a game of the 2000-ply limit is one pass of the engine.
+
+What a replay shows of the hands: in the duel both hands are always open (perfect
+information). With 3-4 players all hands are shown once the game is over; while it is being
+played a spectator sees, of each hand, only the cards everyone knows it holds (as on the game
+page), and a player sees their own hand too.
+
+The history. One query for the page of matches, one for the seats of those matches (with
+their users) and one to count: the number of queries does not depend on the number of rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Match, Move, Seat, SeatResult, Status, TerminationReason, Variant
+from games.rules import Game, GameRecord, State
+from games.rules.cards import CARD_NAMES, mask_codes
+
+HISTORY_PAGE_SIZE = 25
+
+
+# --- a match as a rules-engine game ----------------------------------------------------------
+
+
+def match_seats_get(*, match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
+def match_moves_get(*, match: Match) -> list[Move]:
+    return list(Move.objects.filter(match=match).order_by("ply"))
+
+
+def match_game_build(*, match: Match, moves: Sequence[Move]) -> Game | None:
+    """The match as a ``games.rules.Game``: its deal, its moves and the way it ended (a
+    resignation, a loss on time, an abort; the site's own ends become the nearest rule:
+    a player who abandoned resigned; a draw by agreement has no rule and stays unfinished).
+    None while the trumps are being chosen (there is no deal yet)."""
+    if not match.deal_tpn:
+        return None
+    strict = match.variant == Variant.STRICT
+    start = State.from_tpn(match.deal_tpn, strict=strict)
+    seeded = _seed_deals(match, start)
+    game = Game(start, seed=match.seed if seeded else None, dealer=match.dealer)
+    for move in moves:
+        game.play(move.text)
+    if match.is_over and not game.is_over() and match.termination != TerminationReason.AGREEMENT:
+        try:
+            if match.termination == TerminationReason.ABORTED:
+                game.abort()
+            elif match.termination == TerminationReason.TIMEOUT and match.loser_seat is not None:
+                game.timeout(match.loser_seat)
+            elif match.loser_seat is not None:
+                game.resign(match.loser_seat)  # resignation, abandonment
+        except ValueError:
+            pass  # the stored end does not fit the rules: keep the moves as they are
+    return game
+
+
+def _seed_deals(match: Match, start: State) -> bool:
+    """Whether the match's seed and dealer give its deal (not so for a crafted position)."""
+    from games.rules import deal
+
+    try:
+        return deal(match.n_players, match.seed, match.dealer, start.trumps,
+                    start.strict).tpn() == start.tpn()
+    except ValueError:
+        return False
+
+
+# --- the replay ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlyTiming:
+    spent_ms: int | None
+    clocks_after: list[int | None] | None
+    played_at: datetime | None = None
+
+
+def replay_positions(
+    *,
+    game: Game,
+    open_hands: bool,
+    viewer_seat: int | None = None,
+    timings: Sequence[PlyTiming] | None = None,
+    initial_clock_ms: int | None = None,
+) -> list[dict[str, Any]]:
+    """The position at every ply, 0 (the deal) to the last, as the board draws it.
+
+    Each is ``{"ply", "hands": [[cards, hidden], ...], "pile", "to_move", "out", "move",
+    "seat", "clocks", "spent"}``: cards as concatenated card names (``"7C8CQH"``), the pile
+    bottom first, ``move``/``seat`` the move that led here and who played it. ``hidden`` is
+    the number of cards of that hand this viewer may not see (see the module docstring)."""
+    n = game.n_players
+    state = game.start.clone()
+    clocks: list[int | None] | None = (
+        [initial_clock_ms] * n if initial_clock_ms is not None else None
+    )
+    codes = game.move_codes
+    moves = game.moves
+    outcome = game.outcome()
+    positions = []
+    mover: int | None = None
+    for ply in range(len(codes) + 1):
+        if ply:
+            mover = state.to_move
+            state.apply_code(codes[ply - 1])
+        timing = timings[ply - 1] if timings is not None and 0 < ply <= len(timings) else None
+        if timing is not None and timing.clocks_after is not None:
+            clocks = list(timing.clocks_after)
+        over = state.is_over() or (ply == len(codes) and outcome is not None)
+        positions.append(
+            {
+                "ply": ply,
+                "hands": [_hand(state, seat, open_hands, viewer_seat) for seat in range(n)],
+                "pile": "".join(CARD_NAMES[c] for c in state.pile_codes),
+                "to_move": None if over else state.to_move,
+                "out": list(state.out),
+                "move": str(moves[ply - 1]) if ply else None,
+                "seat": mover,
+                "clocks": list(clocks) if clocks is not None else None,
+                "spent": timing.spent_ms if timing is not None else None,
+            }
+        )
+    return positions
+
+
+def _hand(state: State, seat: int, open_hands: bool, viewer_seat: int | None) -> list[Any]:
+    mask = state.hand_mask(seat)
+    if not (open_hands or state.n_players == 2 or seat == viewer_seat):
+        shown = mask & state.known_mask(seat)
+        return ["".join(CARD_NAMES[c] for c in mask_codes(shown)), mask.bit_count()
+                - shown.bit_count()]
+    return ["".join(CARD_NAMES[c] for c in mask_codes(mask)), 0]
+
+
+def _movers(game: Game) -> list[int]:
+    """Who played each move."""
+    state = game.start.clone()
+    movers = []
+    for code in game.move_codes:
+        movers.append(state.to_move)
+        state.apply_code(code)
+    return movers
+
+
+def _clock_timings(game: Game, spent: Sequence[int], initial_ms: int,
+                   increment_ms: int) -> list[PlyTiming]:
+    """Every seat's clock after each move, as the server counts them: the mover's clock
+    loses the time spent and gains the increment."""
+    clocks: list[int | None] = [initial_ms] * game.n_players
+    timings = []
+    for mover, ms in zip(_movers(game), spent, strict=True):
+        value = clocks[mover]
+        assert value is not None
+        clocks[mover] = value - ms + increment_ms
+        timings.append(PlyTiming(spent_ms=ms, clocks_after=list(clocks)))
+    return timings
+
+
+def _result_view(*, result: str, loser: int | None, termination: str,
+                 seats: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    if not result:
+        return None
+    reasons = dict(TerminationReason.choices)
+    reason = str(reasons.get(termination, termination))
+    if result == "draw":
+        text = _("Draw")
+    elif result == "aborted":
+        text = _("Aborted")
+    elif loser is not None and len(seats) == 2:
+        text = _("%(name)s won") % {"name": seats[1 - loser]["name"]}
+    elif loser is not None:
+        text = _("%(name)s lost") % {"name": seats[loser]["name"]}
+    else:
+        text = ""
+    return {"result": result, "loser": loser, "termination": termination, "reason": reason,
+            "text": text}
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Everything the replay page needs; ``data`` is what its script gets as JSON."""
+
+    data: dict[str, Any]
+    match: Match | None = None
+    seats: list[Seat] = field(default_factory=list)
+    record_text: str = ""
+
+    @property
+    def n_plies(self) -> int:
+        return len(self.data["positions"]) - 1
+
+    @property
+    def live(self) -> bool:
+        return bool(self.data["live"])
+
+
+def _seat_view(seat: Seat) -> dict[str, Any]:
+    profile_url = None
+    if seat.user_id is not None and not seat.is_ai:
+        profile_url = reverse("profile", args=[seat.user.username])
+    return {
+        "index": seat.index,
+        "name": seat.display_name,
+        "kind": "ai" if seat.is_ai else ("user" if seat.user_id else "guest"),
+        "trump": seat.trump or None,
+        "url": profile_url,
+        "result": seat.result or None,
+        "place": seat.place,
+        "rating_before": round(seat.rating_before) if seat.rating_before is not None else None,
+        "rating_after": round(seat.rating_after) if seat.rating_after is not None else None,
+    }
+
+
+def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
+    """The replay of a stored match, finished or being played (then as ``viewer_seat`` may
+    see it: None for a spectator)."""
+    seats = match_seats_get(match=match)
+    moves = match_moves_get(match=match)
+    game = match_game_build(match=match, moves=moves)
+    seat_views = [_seat_view(seat) for seat in seats]
+    timed = match.clock_initial is not None
+    positions: list[dict[str, Any]] = []
+    if game is not None:
+        timings = [
+            PlyTiming(spent_ms=m.time_spent_ms, clocks_after=m.clocks_after, played_at=m.played_at)
+            for m in moves
+        ]
+        positions = replay_positions(
+            game=game,
+            open_hands=match.is_over,
+            viewer_seat=viewer_seat,
+            timings=timings,
+            initial_clock_ms=match.clock_initial * 1000 if timed else None,
+        )
+        if match.is_over and timed and positions:
+            # A loss on time happens between moves: show the flagged clock at the end.
+            positions[-1]["clocks"] = [seat.clock_ms for seat in seats]
+    data = {
+        "id": match.pk,
+        "live": not match.is_over,
+        "status": match.status,
+        "version": match.version,
+        "n_players": match.n_players,
+        "variant": match.variant,
+        "rated": match.rated,
+        "clock": {"initial": match.clock_initial, "increment": match.clock_increment}
+        if timed else None,
+        "seats": seat_views,
+        "viewer_seat": viewer_seat,
+        "positions": positions,
+        "result": _result_view(
+            result=match.result if match.is_over else "",
+            loser=match.loser_seat,
+            termination=match.termination,
+            seats=seat_views,
+        ),
+        "marks": {},
+        "record_url": reverse("replays:record", args=[match.pk]),
+        "data_url": reverse("replays:replay_data", args=[match.pk]),
+        "socket_path": f"/ws/match/{match.pk}/" if not match.is_over else None,
+    }
+    return Replay(data=data, match=match, seats=seats)
+
+
+def replay_of_record(*, record: GameRecord, text: str) -> Replay:
+    """The replay of an imported game record (everything in it is open: it holds the deal)."""
+    game = record.game
+    headers = record.headers
+    names = record.players
+    trumps = game.start.trumps
+    outcome = game.outcome()
+    seat_views = []
+    for seat in range(game.n_players):
+        seat_views.append(
+            {
+                "index": seat,
+                "name": names[seat] or _("Seat %(seat)d") % {"seat": seat + 1},
+                "kind": "record",
+                "trump": trumps[seat].letter,
+                "url": None,
+                "result": None,
+                "place": outcome.place_of(seat) if outcome is not None else None,
+                "rating_before": None,
+                "rating_after": None,
+            }
+        )
+    initial_ms, increment_ms = _record_clock(headers)
+    spent = _record_spent(headers, game.ply)
+    timings: list[PlyTiming] | None = None
+    if spent is not None and initial_ms is not None:
+        timings = _clock_timings(game, spent, initial_ms, increment_ms)
+    elif spent is not None:
+        timings = [PlyTiming(spent_ms=s, clocks_after=None) for s in spent]
+    positions = replay_positions(game=game, open_hands=True, timings=timings,
+                                 initial_clock_ms=initial_ms)
+    site_end = headers.get("SiteTermination", "")
+    if outcome is not None:
+        result = _result_view(result=outcome.result.split()[0], loser=outcome.loser,
+                              termination=site_end or outcome.termination.value,
+                              seats=seat_views)
+    elif site_end == TerminationReason.AGREEMENT:
+        result = _result_view(result="draw", loser=None, termination=site_end,
+                              seats=seat_views)
+    else:
+        result = None
+    data = {
+        "id": None,
+        "live": False,
+        "status": "record",
+        "version": 0,
+        "n_players": game.n_players,
+        "variant": "strict" if game.strict else "standard",
+        "rated": headers.get("Event", "").lower().startswith("rated"),
+        "clock": None if initial_ms is None else {"initial": initial_ms // 1000,
+                                                 "increment": increment_ms // 1000},
+        "seats": seat_views,
+        "viewer_seat": None,
+        "positions": positions,
+        "result": result,
+        "marks": {},
+        "record_url": None,
+        "data_url": None,
+        "socket_path": None,
+    }
+    return Replay(data=data, record_text=text)
+
+
+def _record_clock(headers: dict[str, str]) -> tuple[int | None, int]:
+    control = headers.get("TimeControl", "")
+    parts = control.split("+")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[0]) <= 0:
+        return None, 0
+    return int(parts[0]) * 1000, int(parts[1]) * 1000
+
+
+def _record_spent(headers: dict[str, str], n_plies: int) -> list[int] | None:
+    values = headers.get("MoveTimes", "").split()
+    if len(values) != n_plies or not all(v.isdigit() for v in values):
+        return None
+    return [int(v) for v in values]
+
+
+# --- the history -----------------------------------------------------------------------------
+
+AGAINST_AI = "ai"
+AGAINST_PEOPLE = "people"
+UNTIMED = "untimed"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryFilters:
+    """What the history lists may be narrowed to; empty values mean "any"."""
+
+    opponent_id: int | None = None
+    """Games in which this user sat (at another seat than the player's, on a player's page)."""
+    result: str = ""
+    """On a player's page a ``SeatResult`` of the player; on the site's ``draw``/``decided``."""
+    rated: bool | None = None
+    against: str = ""
+    """``ai``: an AI sat at the table; ``people``: no AI did."""
+    time_control: str = ""
+    """``untimed`` or ``INITIAL+INCREMENT`` in seconds (``180+2``)."""
+    date_from: date | None = None
+    date_to: date | None = None
+    n_players: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySeat:
+    index: int
+    name: str
+    url: str | None
+    trump: str
+    result: str
+    is_ai: bool
+    rating_after: int | None
+    rating_delta: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    match_id: int
+    replay_url: str
+    finished_at: datetime | None
+    seats: list[HistorySeat]
+    result: str
+    loser: int | None
+    termination: str
+    termination_label: str
+    rated: bool
+    time_control: str
+    variant: str
+    n_players: int
+    plies: int
+    player_result: str
+    """The result of the player whose history this is ('' on the site's history)."""
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
+                     ) -> QuerySet[Match]:
+    """Finished matches, newest first, narrowed by the filters (and to a player's games)."""
+    matches = Match.objects.filter(status=Status.FINISHED)
+    if player_id is not None:
+        own = Q(user_id=player_id, match=OuterRef("pk"))
+        if filters.result in SeatResult.values and filters.result:
+            own &= Q(result=filters.result)
+        matches = matches.filter(Exists(Seat.objects.filter(own)))
+    elif filters.result == "draw":
+        matches = matches.filter(result="draw")
+    elif filters.result == "decided":
+        matches = matches.filter(result="decided")
+    if filters.opponent_id is not None:
+        matches = matches.filter(
+            Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=filters.opponent_id))
+        )
+    if filters.rated is not None:
+        matches = matches.filter(rated=filters.rated)
+    if filters.against:
+        ai_seat = Exists(Seat.objects.filter(match=OuterRef("pk"), ai_level__isnull=False))
+        matches = matches.filter(ai_seat if filters.against == AGAINST_AI else ~ai_seat)
+    if filters.time_control == UNTIMED:
+        matches = matches.filter(clock_initial__isnull=True)
+    elif filters.time_control:
+        initial, increment = (int(x) for x in filters.time_control.split("+"))
+        matches = matches.filter(clock_initial=initial, clock_increment=increment)
+    if filters.date_from is not None:
+        matches = matches.filter(finished_at__gte=_day_start(filters.date_from))
+    if filters.date_to is not None:
+        matches = matches.filter(finished_at__lt=_day_start(filters.date_to + timedelta(days=1)))
+    if filters.n_players is not None:
+        matches = matches.filter(n_players=filters.n_players)
+    return matches.order_by("-finished_at", "-id")
+
+
+def history_page(
+    *,
+    filters: HistoryFilters,
+    page_number: int | str = 1,
+    player_id: int | None = None,
+    per_page: int = HISTORY_PAGE_SIZE,
+) -> tuple[Page, list[HistoryRow]]:
+    """One page of the history and its rows: three queries whatever the page size (count,
+    matches, their seats with users)."""
+    matches = history_queryset(filters=filters, player_id=player_id).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    )
+    paginator = Paginator(matches, per_page)
+    page = paginator.get_page(page_number)
+    rows = [_history_row(match, player_id) for match in page.object_list]
+    return page, rows
+
+
+def _history_row(match: Match, player_id: int | None) -> HistoryRow:
+    seats = list(match.seats.all())
+    row_seats = []
+    player_result = ""
+    for seat in seats:
+        delta = None
+        if seat.rating_before is not None and seat.rating_after is not None:
+            delta = round(seat.rating_after) - round(seat.rating_before)
+        row_seats.append(
+            HistorySeat(
+                index=seat.index,
+                name=seat.display_name,
+                url=reverse("profile", args=[seat.user.username])
+                if seat.user_id is not None and seat.ai_level is None else None,
+                trump=seat.trump,
+                result=seat.result,
+                is_ai=seat.is_ai,
+                rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
+                rating_delta=delta,
+            )
+        )
+        if player_id is not None and seat.user_id == player_id:
+            player_result = seat.result
+    return HistoryRow(
+        match_id=match.pk,
+        replay_url=reverse("replays:replay", args=[match.pk]),
+        finished_at=match.finished_at,
+        seats=row_seats,
+        result=match.result,
+        loser=match.loser_seat,
+        termination=match.termination,
+        termination_label=match.get_termination_display(),
+        rated=match.rated,
+        time_control=match.time_control_label,
+        variant=match.get_variant_display(),
+        n_players=match.n_players,
+        plies=match.ply,
+        player_result=player_result,
+    )

@@ -1,0 +1,209 @@
+"""The replay and history pages: thin views over the replays' selectors and services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.selectors import user_get_by_username
+from games import selectors as play_selectors
+from games.models import Match
+from games.replays import selectors
+from games.replays.forms import HistoryFilterForm, RecordImportForm
+from games.replays.services import RecordNotAvailableError, record_export, record_import
+from games.rules import RecordError
+from games.views import board_labels
+
+
+def _viewer(request: HttpRequest) -> play_selectors.Viewer:
+    user = request.user
+    return play_selectors.Viewer(
+        user_id=user.pk if user.is_authenticated else None,
+        guest_id=request.session.get("guest_id", "") or "",
+    )
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> tuple[Match, int | None]:
+    """The match and the viewer's seat in it; 404 for a live private match of others."""
+    match = play_selectors.match_get(match_id=match_id)
+    if match is None:
+        raise Http404(_("There is no such game."))
+    seat = play_selectors.seat_of(seats=play_selectors.match_seats(match=match),
+                                  viewer=_viewer(request))
+    if not match.is_over and not match.public and seat is None:
+        raise Http404(_("There is no such game."))
+    return match, seat
+
+
+def _initial_ply(request: HttpRequest, n_plies: int, live: bool) -> int:
+    """The ply the page opens at: ``?ply=N`` (the script also reads ``#N``); the latest
+    position of a live game, else the deal."""
+    text = request.GET.get("ply", "")
+    if text.isdigit():
+        return min(int(text), n_plies)
+    return n_plies if live else 0
+
+
+def _replay_context(request: HttpRequest, replay: selectors.Replay) -> dict[str, Any]:
+    return {
+        "replay": replay,
+        "replay_data": replay.data,
+        "initial_ply": _initial_ply(request, replay.n_plies, replay.live),
+        "labels": {**replay_labels(), "board": board_labels()},
+    }
+
+
+def replay_labels() -> dict[str, str]:
+    """Every word the replay script shows, translated here (the script has no catalogue)."""
+    return {
+        "deal": _("The deal"),
+        "move": _("Move %(ply)s"),
+        "to_move": _("to move"),
+        "out": _("out"),
+        "place": _("place %(place)s"),
+        "took": _("took %(count)s"),
+        "hidden": _("%(count)s hidden cards"),
+        "trump": _("trump"),
+        "pile": _("Pile"),
+        "pile_empty": _("The pile is empty"),
+        "spent": _("%(time)s for this move"),
+        "live": _("Live"),
+        "over": _("Game over"),
+        "choosing": _("The players are choosing their trumps."),
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "mark": _("This move changed the game's exact value"),
+        "mark_short": _("changed the value"),
+        "value_win": _("won for %(name)s"),
+        "value_draw": _("drawn"),
+        "disconnected": _("Connection lost: reconnecting…"),
+        "suit_C": _("clubs"),
+        "suit_D": _("diamonds"),
+        "suit_H": _("hearts"),
+        "suit_S": _("spades"),
+    }
+
+
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, seat = _visible_match(request, match_id)
+    data = selectors.replay_of_match(match=match, viewer_seat=seat)
+    return render(request, "games/replay.html", _replay_context(request, data))
+
+
+@require_GET
+def replay_data(request: HttpRequest, match_id: int) -> JsonResponse:
+    """The replay's data as JSON: a live replay fetches it again after a gap in the moves."""
+    match, seat = _visible_match(request, match_id)
+    data = selectors.replay_of_match(match=match, viewer_seat=seat).data
+    response = JsonResponse(data)
+    response["Cache-Control"] = "no-store" if data["live"] else "private, max-age=60"
+    return response
+
+
+@require_GET
+def record(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The game record of a match, as a file to download."""
+    match, _seat = _visible_match(request, match_id)
+    try:
+        text = record_export(
+            match=match,
+            site_url=request.build_absolute_uri(reverse("replays:replay", args=[match.pk])),
+        )
+    except RecordNotAvailableError:
+        raise Http404(_("This game has not been dealt yet.")) from None
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    if request.GET.get("view") != "1":
+        response["Content-Disposition"] = f'attachment; filename="yourtrumps-{match.pk}.txt"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def record_import_view(request: HttpRequest) -> HttpResponse:
+    """Paste or upload a record: shown as a replay, or the form again with the line at fault."""
+    form = RecordImportForm(request.POST or None, request.FILES or None)
+    error: RecordError | None = None
+    if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data["text"]
+        try:
+            parsed = record_import(text=text)
+        except RecordError as caught:
+            error = caught
+        else:
+            replay_data = selectors.replay_of_record(record=parsed, text=text)
+            context = _replay_context(request, replay_data)
+            context["imported"] = True
+            return render(request, "games/replay.html", context)
+    context: dict[str, Any] = {"form": form}
+    if error is not None:
+        problem = str(error).split(": ", 1)[1] if ": " in str(error) else str(error)
+        context["record_error"] = {"line": error.line, "problem": problem}
+        context["record_lines"] = _numbered_lines(form.cleaned_data.get("text", ""), error.line)
+    return render(request, "games/replay_import.html", context, status=400 if error else 200)
+
+
+def _numbered_lines(text: str, fault: int, around: int = 2) -> list[dict[str, Any]]:
+    """The lines near the fault, numbered, to show with the error."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    first = max(1, fault - around)
+    last = min(len(lines), fault + around)
+    return [{"number": n, "text": lines[n - 1], "fault": n == fault}
+            for n in range(first, last + 1)]
+
+
+def _history(request: HttpRequest, *, player: Any = None) -> HttpResponse:
+    form = HistoryFilterForm(request.GET or None, for_player=player is not None)
+    form.is_valid()
+    opponent = None
+    unknown_opponent = ""
+    name = (form.cleaned_data.get("opponent") or "").strip() if hasattr(
+        form, "cleaned_data") else ""
+    if name:
+        opponent = user_get_by_username(username=name)
+        if opponent is None:
+            unknown_opponent = name
+    filters = form.filters(opponent=opponent)
+    if unknown_opponent:
+        page, rows = None, []
+    else:
+        page, rows = selectors.history_page(
+            filters=filters,
+            page_number=request.GET.get("page", 1),
+            player_id=player.pk if player is not None else None,
+        )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "games/history.html",
+        {
+            "form": form,
+            "player": player,
+            "page": page,
+            "rows": rows,
+            "unknown_opponent": unknown_opponent,
+            "query": query.urlencode(),
+        },
+    )
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    """Every finished game of the site, newest first, with filters."""
+    return _history(request)
+
+
+@require_GET
+def player_history(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's finished games, newest first, with filters."""
+    player = user_get_by_username(username=username)
+    if player is None:
+        raise Http404(_("No player has that name."))
+    if player.username != username:
+        return redirect("replays:player_history", username=player.username, permanent=True)
+    return _history(request, player=player)

@@ -1,0 +1,277 @@
+// The replay page: steps through the positions the server computed; the game page's board
+// (static/js/game/board.js) draws each one, so a replay looks like the game itself.
+// Buttons, ←/→, Home/End, clicking a move, autoplay with a speed, #N or ?ply=N links, and,
+// for a game still being played, the match socket: each new state makes the page fetch the
+// replay data again (one cached computation per version on the server).
+
+import { Board } from "../game/board.js";
+import { moveHtml } from "../game/cards.js";
+import { boardState, movedCards } from "./positions.js";
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
+}
+
+function formatSpent(ms) {
+  if (ms === null || ms === undefined) return "";
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
+  const total = Math.round(ms / 1000);
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+const json = (id) => JSON.parse(document.getElementById(id).textContent);
+
+let data = json("replay-data");
+const labels = json("replay-labels");
+const root = document.querySelector("[data-testid=replay]");
+const boardRoot = document.getElementById("replay-board");
+const board = new Board(boardRoot, { labels: labels.board, send: () => {}, matchUrl: "", replayUrl: "" });
+let boardVersion = 0;
+const status = document.getElementById("replay-status");
+const list = document.getElementById("move-list");
+const scrub = document.getElementById("replay-scrub");
+const speed = document.getElementById("replay-speed");
+const playButton = root.querySelector("[data-action=play]");
+
+let ply = 0;
+let timer = null;
+
+const lastPly = () => Math.max(0, data.positions.length - 1);
+
+function plyFromLocation() {
+  const hash = window.location.hash.replace(/^#/, "");
+  if (/^\d+$/.test(hash)) return Number(hash);
+  return json("replay-initial-ply");
+}
+
+function buildMoveList() {
+  list.replaceChildren();
+  data.positions.forEach((position, i) => {
+    if (i === 0) return;
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.dataset.ply = String(i);
+    button.dataset.testid = `move-${i}`;
+    const number = document.createElement("span");
+    number.className = "move-number";
+    number.textContent = `${i}.`;
+    const seat = data.seats[position.seat];
+    const who = document.createElement("span");
+    who.className = `move-seat suit-${seat ? seat.trump : ""}`;
+    who.textContent = seat ? seat.name : "";
+    const text = document.createElement("span");
+    text.className = "move-text";
+    text.innerHTML = moveHtml(position.move);
+    button.append(number, text, who);
+    if (position.spent !== null && position.spent !== undefined) {
+      const spent = document.createElement("span");
+      spent.className = "move-spent";
+      spent.textContent = formatSpent(position.spent);
+      button.append(spent);
+    }
+    const mark = data.marks && data.marks[String(i)];
+    if (mark) {
+      button.classList.add("marked");
+      const flag = document.createElement("span");
+      flag.className = "move-mark";
+      flag.dataset.testid = `mark-${i}`;
+      flag.title = labels.mark;
+      flag.textContent = "!";
+      button.append(flag);
+      button.title = labels.mark;
+    }
+    button.addEventListener("click", () => go(i));
+    item.append(button);
+    list.append(item);
+  });
+  scrub.max = String(lastPly());
+}
+
+function showStatus(position) {
+  status.replaceChildren();
+  const line = document.createElement("p");
+  line.className = "status-line";
+  if (position.ply === 0) {
+    line.textContent = labels.deal;
+  } else {
+    const seat = data.seats[position.seat];
+    line.textContent = `${fill(labels.move, { ply: position.ply })}: ${seat ? seat.name : ""} ${position.move}`;
+    if (position.spent !== null && position.spent !== undefined) {
+      const spent = document.createElement("span");
+      spent.className = "spent";
+      spent.dataset.testid = "spent";
+      spent.textContent = ` · ${fill(labels.spent, { time: formatSpent(position.spent) })}`;
+      line.append(spent);
+    }
+  }
+  status.append(line);
+  const mark = data.marks && data.marks[String(position.ply)];
+  if (mark) {
+    const note = document.createElement("p");
+    note.className = "status-mark";
+    note.dataset.testid = "status-mark";
+    note.textContent = labels.mark;
+    status.append(note);
+  }
+}
+
+function go(target, { keepHash = false } = {}) {
+  if (!data.positions.length) return;
+  ply = Math.max(0, Math.min(lastPly(), target));
+  const position = data.positions[ply];
+  boardVersion += 1;
+  board.setState(boardState(data, ply, boardVersion));
+  if (position.move && position.move.startsWith("+")) {
+    const hand = boardRoot.querySelector(`[data-testid=hand-${position.seat}]`);
+    for (const card of movedCards(data, ply)) {
+      const node = hand && hand.querySelector(`[data-card="${card}"]`);
+      if (node) node.classList.add("just-taken");
+    }
+  }
+  showStatus(position);
+  root.dataset.ply = String(ply);
+  scrub.value = String(ply);
+  for (const button of list.querySelectorAll("button.move")) {
+    const current = Number(button.dataset.ply) === ply;
+    button.classList.toggle("current", current);
+    if (current) {
+      button.setAttribute("aria-current", "step");
+      button.scrollIntoView({ block: "nearest" });
+    } else {
+      button.removeAttribute("aria-current");
+    }
+  }
+  root.querySelector("[data-action=first]").disabled = ply === 0;
+  root.querySelector("[data-action=prev]").disabled = ply === 0;
+  root.querySelector("[data-action=next]").disabled = ply === lastPly();
+  root.querySelector("[data-action=last]").disabled = ply === lastPly();
+  if (!keepHash) {
+    const url = new URL(window.location.href);
+    url.searchParams.delete("ply");
+    url.hash = String(ply);
+    window.history.replaceState(null, "", url);
+  }
+  if (timer && ply === lastPly() && !data.live) stopAutoplay();
+}
+
+function stopAutoplay() {
+  clearInterval(timer);
+  timer = null;
+  playButton.setAttribute("aria-pressed", "false");
+  playButton.title = labels.play;
+}
+
+function startAutoplay() {
+  if (ply === lastPly() && !data.live) go(0);
+  playButton.setAttribute("aria-pressed", "true");
+  playButton.title = labels.pause;
+  timer = setInterval(() => {
+    if (ply < lastPly()) go(ply + 1);
+    else if (!data.live) stopAutoplay();
+  }, Number(speed.value));
+}
+
+function toggleAutoplay() {
+  if (timer) stopAutoplay();
+  else startAutoplay();
+}
+
+speed.addEventListener("change", () => {
+  if (timer) {
+    stopAutoplay();
+    startAutoplay();
+  }
+});
+
+root.querySelector(".replay-controls").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const action = button.dataset.action;
+  if (action !== "play") stopAutoplay();
+  if (action === "first") go(0);
+  else if (action === "prev") go(ply - 1);
+  else if (action === "next") go(ply + 1);
+  else if (action === "last") go(lastPly());
+  else if (action === "play") toggleAutoplay();
+});
+
+scrub.addEventListener("input", () => {
+  stopAutoplay();
+  go(Number(scrub.value));
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const moves = { ArrowLeft: () => go(ply - 1), ArrowRight: () => go(ply + 1),
+    Home: () => go(0), End: () => go(lastPly()) };
+  const action = moves[event.key];
+  if (!action) return;
+  event.preventDefault();
+  stopAutoplay();
+  action();
+});
+
+window.addEventListener("hashchange", () => {
+  const hash = window.location.hash.replace(/^#/, "");
+  if (/^\d+$/.test(hash) && Number(hash) !== ply) go(Number(hash), { keepHash: true });
+});
+
+// --- a game being played: follow it through the match socket ---------------------------------
+
+let fetching = null;
+
+async function refresh() {
+  if (!data.data_url) return;
+  if (fetching) return fetching;
+  fetching = (async () => {
+    try {
+      const response = await fetch(data.data_url, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const fresh = await response.json();
+      const following = ply === lastPly();
+      data = fresh;
+      buildMoveList();
+      go(following ? lastPly() : ply);
+      root.dataset.live = String(data.live);
+      root.dataset.version = String(data.version);
+      if (!data.live) window.location.reload();
+    } finally {
+      fetching = null;
+    }
+  })();
+  return fetching;
+}
+
+function follow() {
+  if (!data.live || !data.socket_path) return;
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  let retry = 500;
+  const connect = () => {
+    const socket = new WebSocket(`${scheme}://${window.location.host}${data.socket_path}`);
+    socket.addEventListener("open", () => {
+      retry = 500;
+      root.dataset.socket = "open";
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type !== "state") return;
+      if (message.version > data.version || message.status !== data.status) refresh();
+    });
+    socket.addEventListener("close", () => {
+      root.dataset.socket = "closed";
+      if (!data.live) return;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    });
+  };
+  connect();
+}
+
+buildMoveList();
+go(plyFromLocation(), { keepHash: true });
+root.dataset.ready = "true";
+follow();
