@@ -1,0 +1,40 @@
+"""A sliding-window rate limit on Django's cache (Redis in production, so it holds across
+processes; local memory in the embedded default, which is one process).
+
+The window is estimated from two fixed windows, as in the usual "sliding window counter":
+the count of the current window plus the previous window's count weighted by the part of it
+still inside the sliding window. The counters are increased with `cache.incr`, atomic in
+Redis, so concurrent requests are all counted.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from django.core.cache import cache
+
+
+def hit(*, key: str, limit: int, window: int, now: float | None = None) -> float | None:
+    """Count one attempt of `key`. None if it is within `limit` per `window` seconds, else
+    how many seconds to wait before the next attempt would be allowed."""
+    now = time.time() if now is None else now
+    slot = int(now // window)
+    into = now - slot * window
+    current_key, previous_key = f"ratelimit:{key}:{slot}", f"ratelimit:{key}:{slot - 1}"
+    cache.add(current_key, 0, timeout=2 * window + 1)
+    try:
+        current = cache.incr(current_key)
+    except ValueError:  # expired between add and incr
+        cache.set(current_key, 1, timeout=2 * window + 1)
+        current = 1
+    previous = int(cache.get(previous_key) or 0)
+    weight = (window - into) / window
+    if previous * weight + current <= limit:
+        return None
+    # When will the estimate (without this refused attempt) fall below the limit?
+    allowed_previous = limit - (current - 1) - 1
+    if allowed_previous < 0 or previous == 0:
+        return max(1.0, math.ceil(window - into))
+    needed_weight = allowed_previous / previous
+    return max(1.0, math.ceil((1 - needed_weight) * window - into))

@@ -1,0 +1,457 @@
+"""Matchmaking services (HackSoft style: keyword-only, typed, one transaction each).
+
+Quick pairing: a player joins one pool (one time control); waves pair the waiting players
+(`pairing`), each wave in one transaction holding the pool's row lock, so two processes never
+run a wave of the same pool at once. A wave runs at once when someone joins, and otherwise
+whenever a waiting player's lobby socket asks, at most once per `wave_seconds()`: no beat
+process is needed, and a wave asked for twice does nothing the second time.
+
+Seeks and challenges start a match when accepted.
+
+Locking, so that a player never lands in two matches and nothing deadlocks: every change to a
+player's matchmaking state (joining, seeking, being paired, accepting) first locks that
+player's user row; several users are locked in the order of their ids; a pool's row is only
+ever locked before users' rows. A match is started only with both players locked and neither
+in a live game, and starting it removes both players' pool entries and seeks.
+
+After commit, both players of a new match are told on their user group (`user-<id>`), and
+the lobby group (`lobby`) is told when the list of seeks changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import PlayerRating, User
+from accounts.ratings import START_RATING
+from games.matchmaking import errors, pairing, ratelimit
+from games.matchmaking.errors import MatchmakingError
+from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
+from games.models import Match, Seat, Status
+from games.services import TIME_CONTROLS, Player, match_create
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+MAX_OPEN_SEEKS = 3
+
+
+def time_control_key(initial: int, increment: int) -> str:
+    """The name of a time control as players write it: minutes + increment ("3+2")."""
+    return f"{initial // 60}+{increment}"
+
+
+# The quick-pairing pools, and the time controls of seeks and challenges: the same set.
+TIME_CONTROL_KEYS: dict[str, tuple[int, int]] = {
+    time_control_key(initial, increment): (initial, increment)
+    for initial, increment in TIME_CONTROLS
+}
+
+
+def wave_seconds() -> float:
+    return float(getattr(settings, "MATCHMAKING_WAVE_SECONDS", 3.0))
+
+
+def alive_seconds() -> float:
+    """How long a pool entry or seek lives without its socket renewing it."""
+    return float(getattr(settings, "MATCHMAKING_ALIVE_SECONDS", 15.0))
+
+
+def challenge_minutes() -> float:
+    return float(getattr(settings, "MATCHMAKING_CHALLENGE_MINUTES", 10.0))
+
+
+# (attempts, seconds) per action and user.
+DEFAULT_RATE_LIMITS = {
+    "pool_join": (12, 60),
+    "seek_create": (10, 60),
+    "challenge_create": (10, 600),
+}
+
+
+def _rate_limit(action: str, user: User) -> None:
+    limits = {**DEFAULT_RATE_LIMITS, **getattr(settings, "MATCHMAKING_RATE_LIMITS", {})}
+    limit, window = limits[action]
+    wait = ratelimit.hit(key=f"{action}:{user.pk}", limit=limit, window=window)
+    if wait is not None:
+        raise MatchmakingError(
+            errors.RATE_LIMITED,
+            _("You are doing that too often. Please wait %(seconds)d seconds.")
+            % {"seconds": wait},
+        )
+
+
+def _time_control(key: str) -> tuple[int, int]:
+    try:
+        return TIME_CONTROL_KEYS[key]
+    except KeyError:
+        raise MatchmakingError(
+            errors.UNKNOWN_TIME_CONTROL, _("There is no such time control.")
+        ) from None
+
+
+def _lock_users(user_ids: list[int]) -> dict[int, User]:
+    """Lock the users' rows, in the order of their ids (see the module's note on locking)."""
+    users = User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
+    return {user.pk: user for user in users}
+
+
+def _in_live_game(user_id: int) -> bool:
+    return Seat.objects.filter(
+        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING]
+    ).exists()
+
+
+def _check_free(user: User, *, own: bool = True) -> None:
+    if _in_live_game(user.pk):
+        if own:
+            raise MatchmakingError(
+                errors.IN_GAME, _("You are playing a game: finish it first.")
+            )
+        raise MatchmakingError(
+            errors.OPPONENT_IN_GAME,
+            _("%(name)s is playing another game.") % {"name": user.username},
+        )
+
+
+def _rating_of(user: User) -> float:
+    row = PlayerRating.objects.filter(user=user).only("rating").first()
+    return row.rating if row is not None else START_RATING
+
+
+def _start_match(
+    *, users: list[User], initial: int, increment: int, rated: bool, now: datetime
+) -> Match:
+    """A match between two locked, free users; their other offers are withdrawn."""
+    players = [Player(user=user) for user in users]
+    random.SystemRandom().shuffle(players)
+    match = match_create(
+        players=players, rated=rated, clock_initial=initial, clock_increment=increment, now=now
+    )
+    PoolEntry.objects.filter(user__in=users).delete()
+    had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
+    ids = [user.pk for user in users]
+    transaction.on_commit(lambda: _announce_match(match_id=match.pk, user_ids=ids))
+    if had_seeks:
+        transaction.on_commit(lobby_changed)
+    return match
+
+
+# --- telling the sockets ----------------------------------------------------------------------
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def _group_send(group: str, event: dict[str, object]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, event)
+    except Exception:  # the lobby refreshes itself on its next tick; the match is made
+        logger.exception("could not tell the group %s", group)
+
+
+def _announce_match(*, match_id: int, user_ids: list[int]) -> None:
+    from games.matchmaking.selectors import match_page_url
+
+    url = match_page_url(match_id=match_id)
+    for user_id in user_ids:
+        _group_send(user_group(user_id), {"type": "user.paired", "match_id": match_id,
+                                          "url": url})
+
+
+def lobby_changed() -> None:
+    """Every lobby socket re-reads the list of seeks."""
+    _group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def _user_changed(user_id: int) -> None:
+    _group_send(user_group(user_id), {"type": "user.changed"})
+
+
+# --- quick pairing ----------------------------------------------------------------------------
+
+
+def _pool_locked(key: str) -> Pool:
+    Pool.objects.bulk_create([Pool(key=key)], ignore_conflicts=True)
+    return Pool.objects.select_for_update().get(key=key)
+
+
+def pool_join(
+    *, user: User, pool: str, channel_name: str = "", now: datetime | None = None
+) -> list[Match]:
+    """Wait in the pool of that time control (leaving any other); a wave runs at once.
+    Returns the matches that wave made (maybe the player's own)."""
+    now = now or timezone.now()
+    _time_control(pool)  # refuses an unknown pool
+    _rate_limit("pool_join", user)
+    with transaction.atomic():
+        locked = _lock_users([user.pk])[user.pk]
+        _check_free(locked)
+        Pool.objects.bulk_create([Pool(key=pool)], ignore_conflicts=True)
+        entry = PoolEntry.objects.filter(user=locked).first()
+        alive_until = now + timedelta(seconds=alive_seconds())
+        if entry is not None and entry.pool_id == pool:
+            entry.alive_until = alive_until
+            entry.channel_name = channel_name or entry.channel_name
+            entry.save(update_fields=["alive_until", "channel_name"])
+        else:
+            if entry is not None:
+                entry.delete()
+            PoolEntry.objects.create(
+                user=locked, pool_id=pool, rating=_rating_of(locked), joined_at=now,
+                alive_until=alive_until, channel_name=channel_name,
+            )
+    return pool_wave(pool=pool, now=now, force=True)
+
+
+def pool_leave(*, user: User) -> bool:
+    """Stop waiting. True if the player was waiting."""
+    with transaction.atomic():
+        _lock_users([user.pk])
+        return PoolEntry.objects.filter(user=user).delete()[0] > 0
+
+
+def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) -> list[Match]:
+    """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
+    pool ran less than `wave_seconds()` ago (any process may ask; one wave runs)."""
+    now = now or timezone.now()
+    if pool not in TIME_CONTROL_KEYS:
+        raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
+    initial, increment = TIME_CONTROL_KEYS[pool]
+    interval = wave_seconds()
+    matches: list[Match] = []
+    with transaction.atomic():
+        row = _pool_locked(pool)
+        if (
+            not force
+            and row.last_wave_at is not None
+            and (now - row.last_wave_at).total_seconds() < interval * 0.9
+        ):
+            return []
+        row.last_wave_at = now
+        row.save(update_fields=["last_wave_at"])
+        PoolEntry.objects.filter(pool=row, alive_until__lte=now).delete()
+        entries = list(PoolEntry.objects.filter(pool=row))
+        candidates = [
+            pairing.Candidate(
+                key=entry.user_id,
+                rating=entry.rating,
+                waves=int(max(0.0, (now - entry.joined_at).total_seconds()) // interval),
+            )
+            for entry in entries
+        ]
+        pairs = pairing.pair(candidates)
+        if not pairs:
+            return []
+        users = _lock_users(sorted(c.key for pair in pairs for c in pair))
+        # Read again under the users' locks: someone may have left or been paired meanwhile.
+        still = set(
+            PoolEntry.objects.filter(pool=row, user_id__in=list(users)).values_list(
+                "user_id", flat=True
+            )
+        )
+        for a, b in pairs:
+            if a.key not in still or b.key not in still:
+                continue
+            busy = [key for key in (a.key, b.key) if _in_live_game(key)]
+            if busy:  # started a game elsewhere meanwhile: no longer waiting
+                PoolEntry.objects.filter(user_id__in=busy).delete()
+                continue
+            matches.append(
+                _start_match(
+                    users=[users[a.key], users[b.key]], initial=initial, increment=increment,
+                    rated=True, now=now,
+                )
+            )
+    return matches
+
+
+# --- the lobby socket -------------------------------------------------------------------------
+
+
+def lobby_heartbeat(
+    *, user: User, channel_name: str, now: datetime | None = None
+) -> str | None:
+    """A lobby socket is still open: keep its pool entry and seeks alive (taking over the
+    user's entry if it belongs to no live socket). Returns the pool the user waits in."""
+    now = now or timezone.now()
+    alive_until = now + timedelta(seconds=alive_seconds())
+    Seek.objects.filter(channel_name=channel_name).update(alive_until=alive_until)
+    entry = PoolEntry.objects.filter(user=user, alive_until__gt=now).first()
+    if entry is None:
+        return None
+    PoolEntry.objects.filter(pk=entry.pk).update(
+        alive_until=alive_until, channel_name=channel_name
+    )
+    return entry.pool_id
+
+
+def lobby_socket_closed(*, channel_name: str) -> None:
+    """The socket is gone: its pool entry and its seeks go with it."""
+    if not channel_name:
+        return
+    PoolEntry.objects.filter(channel_name=channel_name).delete()
+    if Seek.objects.filter(channel_name=channel_name).delete()[0]:
+        lobby_changed()
+
+
+# --- seeks ------------------------------------------------------------------------------------
+
+
+def seek_create(
+    *,
+    user: User,
+    time_control: str,
+    rated: bool,
+    channel_name: str = "",
+    now: datetime | None = None,
+) -> Seek:
+    now = now or timezone.now()
+    initial, increment = _time_control(time_control)
+    _rate_limit("seek_create", user)
+    with transaction.atomic():
+        locked = _lock_users([user.pk])[user.pk]
+        _check_free(locked)
+        if Seek.objects.filter(creator=locked, alive_until__gt=now).count() >= MAX_OPEN_SEEKS:
+            raise MatchmakingError(
+                errors.TOO_MANY_SEEKS,
+                _("You already have %(count)d open seeks.") % {"count": MAX_OPEN_SEEKS},
+            )
+        seek = Seek.objects.create(
+            creator=locked, clock_initial=initial, clock_increment=increment, rated=rated,
+            created_at=now, alive_until=now + timedelta(seconds=alive_seconds()),
+            channel_name=channel_name,
+        )
+        transaction.on_commit(lobby_changed)
+    return seek
+
+
+def seek_cancel(*, user: User, seek_id: int) -> bool:
+    with transaction.atomic():
+        deleted = Seek.objects.filter(pk=seek_id, creator=user).delete()[0] > 0
+        if deleted:
+            transaction.on_commit(lobby_changed)
+    return deleted
+
+
+def _seek_gone() -> MatchmakingError:
+    return MatchmakingError(errors.GONE, _("This seek is no longer open."))
+
+
+def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Match:
+    """Play the seek's creator: the match starts for both."""
+    now = now or timezone.now()
+    seek = Seek.objects.filter(pk=seek_id, alive_until__gt=now).first()
+    if seek is None:
+        raise _seek_gone()
+    if seek.creator_id == user.pk:
+        raise MatchmakingError(errors.OWN, _("You cannot accept your own seek."))
+    with transaction.atomic():
+        users = _lock_users([seek.creator_id, user.pk])
+        seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
+        if seek is None or seek.creator_id not in users:
+            raise _seek_gone()
+        _check_free(users[user.pk])
+        _check_free(users[seek.creator_id], own=False)
+        return _start_match(
+            users=[users[seek.creator_id], users[user.pk]], initial=seek.clock_initial,
+            increment=seek.clock_increment, rated=seek.rated, now=now,
+        )
+
+
+# --- challenges -------------------------------------------------------------------------------
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    challenged: User | None,
+    time_control: str,
+    rated: bool,
+    now: datetime | None = None,
+) -> Challenge:
+    """Challenge one user, or (`challenged` None) make a link anyone logged in may accept."""
+    now = now or timezone.now()
+    initial, increment = _time_control(time_control)
+    if challenged is not None and challenged.pk == challenger.pk:
+        raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
+    if challenged is not None and not challenged.is_active:
+        raise MatchmakingError(errors.NO_SUCH_PLAYER, _("This account is closed."))
+    _rate_limit("challenge_create", challenger)
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
+            clock_initial=initial, clock_increment=increment, rated=rated, created_at=now,
+            expires_at=now + timedelta(minutes=challenge_minutes()),
+        )
+        if challenged is not None:
+            challenged_id = challenged.pk
+            transaction.on_commit(lambda: _user_changed(challenged_id))
+    return challenge
+
+
+def _challenge_open(token: str, now: datetime, *, lock: bool = False) -> Challenge:
+    rows = Challenge.objects.select_for_update() if lock else Challenge.objects
+    challenge = rows.filter(token=token).first()
+    if challenge is None or challenge.status != ChallengeStatus.PENDING:
+        raise MatchmakingError(errors.GONE, _("This challenge is no longer open."))
+    if challenge.expires_at <= now:
+        raise MatchmakingError(errors.EXPIRED, _("This challenge has expired."))
+    return challenge
+
+
+def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> Match:
+    now = now or timezone.now()
+    challenge = _challenge_open(token, now)
+    if challenge.challenger_id == user.pk:
+        raise MatchmakingError(errors.OWN, _("You cannot accept your own challenge."))
+    if challenge.challenged_id is not None and challenge.challenged_id != user.pk:
+        raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
+    with transaction.atomic():
+        users = _lock_users([challenge.challenger_id, user.pk])
+        challenge = _challenge_open(token, now, lock=True)
+        _check_free(users[user.pk])
+        _check_free(users[challenge.challenger_id], own=False)
+        match = _start_match(
+            users=[users[challenge.challenger_id], users[user.pk]],
+            initial=challenge.clock_initial, increment=challenge.clock_increment,
+            rated=challenge.rated, now=now,
+        )
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.challenged = users[user.pk]
+        challenge.match = match
+        challenge.save(update_fields=["status", "challenged", "match"])
+    return match
+
+
+def challenge_decline(*, user: User, token: str, now: datetime | None = None) -> Challenge:
+    """The challenged player says no (or the challenger withdraws: cancelled)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        challenge = _challenge_open(token, now, lock=True)
+        if challenge.challenger_id == user.pk:
+            challenge.status = ChallengeStatus.CANCELLED
+            other = challenge.challenged_id
+        elif challenge.challenged_id == user.pk:
+            challenge.status = ChallengeStatus.DECLINED
+            other = challenge.challenger_id
+        else:
+            raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
+        challenge.save(update_fields=["status"])
+        if other is not None:
+            transaction.on_commit(lambda: _user_changed(other))
+    return challenge
