@@ -91,6 +91,16 @@ def user_delete(*, user: User) -> None:
         user.delete()
 
 
+def user_login_failures_clear(*, user: User) -> int:
+    """Forget the failed log-ins counted against this account (after the owner proved who
+    they are by setting a new password from the e-mailed link), so the lock-out page's advice
+    "reset your password" really lets them in. Failures of other accounts from the same
+    address still count against that address."""
+    from axes.utils import reset
+
+    return reset(username=user.username.lower())
+
+
 def user_deactivate(*, users: QuerySet[User]) -> int:
     """Staff's switch: the accounts can no longer log in or play.
 

@@ -28,7 +28,12 @@ from accounts.forms import (
     add_service_errors,
 )
 from accounts.models import User
-from accounts.services import user_create, user_delete, user_email_change
+from accounts.services import (
+    user_create,
+    user_delete,
+    user_email_change,
+    user_login_failures_clear,
+)
 
 LOGIN_BACKEND = "accounts.backends.UsernameOrEmailBackend"
 
@@ -133,6 +138,11 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     form_class = NewPasswordForm
     success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: NewPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        user_login_failures_clear(user=form.user)
+        return response
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

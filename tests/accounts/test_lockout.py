@@ -3,6 +3,7 @@ page, for 15 minutes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -87,3 +88,20 @@ def test_the_lock_lifts_after_the_cool_off(client: Client, make_user: Callable[.
     assert_locked(attempt(client, "anna", PASSWORD))
     AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
     assert attempt(client, "anna", PASSWORD).status_code == 302
+
+
+def test_setting_a_new_password_by_email_lifts_the_accounts_lock(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    from django.core import mail
+
+    make_user("anna")
+    for _ in range(5):
+        attempt(client, "anna", "wrong password 1", ip="10.0.4.1")
+    assert_locked(attempt(client, "anna", PASSWORD, ip="10.0.4.2"))
+    client.post(reverse("accounts:password_reset"), {"email": "anna@example.com"})
+    path = re.search(r"(/accounts/password-reset/\S+/\S+/)", mail.outbox[0].body).group(1)
+    form_url = client.get(path)["Location"]
+    client.post(form_url, {"new_password1": "brand new horse 9",
+                           "new_password2": "brand new horse 9"})
+    assert attempt(client, "anna", "brand new horse 9", ip="10.0.4.2").status_code == 302
