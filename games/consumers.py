@@ -16,7 +16,7 @@ Protocol (JSON objects; every message from the server carries `version`):
 - A refusal: `{"type": "error", "code": "...", "detail": "...", "for": "<type>",
   "version": V}`, codes `bad_message`, `not_a_player`, `not_your_turn`, `stale_ply`,
   `illegal_move`, `game_over`, `wrong_phase`, `bad_trump`, `cannot_abort`, `no_draw_offer`,
-  `not_allowed`, `cannot_claim`, `game_not_over`, `not_found`. Nothing was changed.
+  `not_allowed`, `cannot_claim`, `game_not_over`, `not_found`, `server_error`. Nothing was changed.
 
 Spectators (anyone, for a public match) receive the states and may only `sync`.
 """
@@ -24,6 +24,7 @@ Spectators (anyone, for a public match) receive the states and may only `sync`.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -34,6 +35,8 @@ from games import errors, selectors, services
 from games.errors import PlayError
 from games.schemas import MoveMessage, TrumpMessage, client_message
 from yourtrumps_site.ws_limits import WebSocketLimits
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
 
@@ -123,6 +126,11 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
             extra = await database_sync_to_async(self._act)(message)
         except PlayError as error:
             await self._error(error.code, error.detail, message.type)
+            await self._send_state()
+            return
+        except Exception:
+            logger.exception("match %s: %s failed", self.match_id, message.type)
+            await self._error(errors.SERVER_ERROR, "the server failed; try again", message.type)
             await self._send_state()
             return
         version = await database_sync_to_async(self._version)()

@@ -20,6 +20,7 @@ NO_DRAW_OFFER: Final = "no_draw_offer"
 NOT_ALLOWED: Final = "not_allowed"
 CANNOT_CLAIM: Final = "cannot_claim"
 GAME_NOT_OVER: Final = "game_not_over"
+SERVER_ERROR: Final = "server_error"
 
 
 class PlayError(Exception):

@@ -77,6 +77,8 @@ class Match(models.Model):
     # The suits chosen so far, in the order of choosing (the first by seat dealer + 1).
     trumps_chosen = models.CharField(_("trumps chosen"), max_length=4, blank=True)
     deal_tpn = models.CharField(_("deal (TPN)"), max_length=200, blank=True)
+    # Started from a given position (a lesson, a test) rather than dealt from the seed.
+    from_position = models.BooleanField(_("started from a position"), default=False)
     position_tpn = models.CharField(_("current position (TPN, cache)"), max_length=200,
                                     blank=True)
 

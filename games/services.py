@@ -15,7 +15,10 @@ Services that act for a seat take its index; the consumer or view maps a user or
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,10 +50,13 @@ from games.rules import (
     Termination,
     TrumpChoice,
     deal,
+    first_dealer,
 )
 
 if TYPE_CHECKING:
     from accounts.models import User
+
+logger = logging.getLogger(__name__)
 
 # Time controls offered (initial seconds, increment seconds); None is the untimed casual game.
 TIME_CONTROLS: tuple[tuple[int, int], ...] = ((60, 1), (180, 2), (300, 3), (600, 5))
@@ -157,16 +163,31 @@ def _touch(match: Match) -> None:
 
 
 def broadcast(*, match_id: int, version: int) -> None:
-    """Tell every socket of the match that it changed; each builds the view its user may see."""
+    """Tell every socket of the match that it changed; each builds the view its user may see.
+    A failure is logged, never raised: the change is committed, and clients that miss the
+    news catch up on their next `sync` or reconnect."""
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        group_name(match_id), {"type": "match.changed", "version": version}
-    )
+    message = {"type": "match.changed", "version": version}
+
+    def send() -> None:
+        try:
+            async_to_sync(layer.group_send)(group_name(match_id), message)
+        except Exception:
+            logger.exception("broadcast of match %s version %s failed", match_id, version)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send()
+    else:  # a thread that runs an event loop (a script, a test) cannot block on it
+        thread = threading.Thread(target=send, name=f"broadcast-{match_id}")
+        thread.start()
+        thread.join(10)
 
 
 def group_name(match_id: int) -> str:
@@ -197,7 +218,8 @@ def _schedule_followups(match: Match, seats: list[Seat]) -> None:
 
 def _load_game(match: Match) -> Game:
     start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
-    game = Game(start, seed=match.seed, dealer=match.dealer)
+    seed = None if match.from_position else match.seed
+    game = Game(start, seed=seed, dealer=None if seed is None else match.dealer)
     for text in Move.objects.filter(match=match).order_by("ply").values_list("text", flat=True):
         game.play(text)
     return game
@@ -342,7 +364,7 @@ def match_create(
         raise ValueError("the initial time must be positive")
     rng = random.SystemRandom()
     seed = rng.randrange(2**63) if seed is None else seed
-    dealer = rng.randrange(n) if dealer is None else dealer
+    dealer = first_dealer(n, seed) if dealer is None else dealer
     with transaction.atomic():
         match = Match.objects.create(
             variant=variant,
@@ -374,6 +396,7 @@ def match_create(
             if state.n_players != n:
                 raise ValueError(f"the position is for {state.n_players} players, not {n}")
             match.deal_tpn = match.position_tpn = state.tpn()
+            match.from_position = True
             order = [(dealer + 1 + i) % n for i in range(n)]
             match.trumps_chosen = "".join(state.trump(s).letter for s in order)
             for seat in seats:
@@ -693,12 +716,9 @@ def seat_presence_change(
 
 
 def next_dealer(match: Match) -> int:
-    """The loser of the last game deals; after a draw the deal passes to the left; after an
-    abort the same player deals again."""
+    """The loser of the last game deals; after a draw or an abort the deal passes to the left."""
     if match.loser_seat is not None:
         return match.loser_seat
-    if match.status == Status.ABORTED:
-        return match.dealer
     return (match.dealer + 1) % match.n_players
 
 

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 # Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
-# seat 1 leads its last card 6H, is out and wins. Four plies: lead, beat, take, lead.
-SHORT_DUEL = "SH 7C9D/6H8CKD - 0 -"
+# seat 1 leads its last card 6D, is out and wins. Four plies: lead, beat, take, lead.
+SHORT_DUEL = "SH 7C9D/6D8CKD - 0 -"
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 

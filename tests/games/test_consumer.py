@@ -226,7 +226,7 @@ def test_a_short_duel_played_over_sockets_ends_with_its_result(asgi_server, alic
 
     async def scenario():
         sockets = [await MatchSocket.open(asgi_server, match.pk, c) for c in cookies]
-        for ply, (seat, move) in enumerate([(0, "7C"), (1, "8C-KD"), (0, "+3"), (1, "6H")]):
+        for ply, (seat, move) in enumerate([(0, "7C"), (1, "8C-KD"), (0, "+3"), (1, "6D")]):
             await sockets[seat].send({"type": "move", "move": move, "ply": ply})
             ok = await sockets[seat].next("ok", "error")
             assert ok["type"] == "ok", ok

@@ -149,7 +149,8 @@ def test_a_refused_move_changes_nothing(alice, bob, seat, ply, move, code):
 
 def test_a_short_duel_is_played_to_its_end(alice, bob):
     match = duel(alice, bob, trumps=None, start_tpn=SHORT_DUEL)
-    for move in ("7C", "8C-KD", "+3", "6H"):
+    assert reload(match).from_position
+    for move in ("7C", "8C-KD", "+3", "6D"):
         play(match, move, now=at(1))
 
     match = reload(match)
