@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("games.replays.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
+    path("", include("games.matchmaking.urls")),
 ]

@@ -1,0 +1,181 @@
+"""The lobby socket, `/ws/lobby/` (logged-in players): thin — validate, call a service.
+
+Protocol (JSON objects):
+
+- The server sends `{"type": "lobby", "pools": [{"key": "3+2", "waiting": 2}, ...],
+  "seeks": [{"id", "player", "player_id", "rating", "provisional", "time_control",
+  "rated"}, ...], "me": {"searching": {"pool", "since_ms"} | null, "challenges_in": [...],
+  "challenges_out": [tokens], "live_match": {"id", "url"} | null}, "server_time_ms"}` on
+  connect, after every change that concerns it (any process), and on its periodic tick when
+  something changed.
+- When the player is paired (pool, seek or challenge, in any process):
+  `{"type": "paired", "match_id": N, "url": "/game/N/"}`; also on connect if the player's
+  live match began moments ago (paired while the page was loading).
+- The client sends `{"type": "pool_join", "pool": "3+2"}`, `{"type": "pool_leave"}`,
+  `{"type": "seek_create", "time_control": "5+3", "rated": true}`,
+  `{"type": "seek_accept", "id": N}`, `{"type": "seek_cancel", "id": N}`, `{"type": "sync"}`.
+  Success: `{"type": "ok", "for": "<type>"}` then the new `lobby`; refusal:
+  `{"type": "error", "code": "...", "detail": "<translated message>", "for": "<type>"}`.
+
+While open, the socket renews its pool entry and seeks every wave interval and asks for a
+wave of the pool its player waits in (a wave runs at most once per interval whatever the
+number of sockets and processes asking). Closing it removes its entry and seeks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from pydantic import ValidationError
+
+from games.matchmaking import errors, selectors, services
+from games.matchmaking.errors import MatchmakingError
+from games.matchmaking.schemas import lobby_message
+
+MAX_MESSAGE_BYTES = 1024
+logger = logging.getLogger(__name__)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    ticker: asyncio.Task[None] | None = None
+    groups_joined: tuple[str, ...] = ()
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self._error(errors.NOT_LOGGED_IN, _("Log in to play rated games."), None)
+            await self.close(code=4401)
+            return
+        self.user = user
+        self.last_sent = ""
+        self.groups_joined = (services.LOBBY_GROUP, services.user_group(user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        fresh = await database_sync_to_async(self._adopt)()
+        if fresh is not None:
+            await self._send({"type": "paired", "match_id": fresh,
+                              "url": await database_sync_to_async(selectors.match_page_url)(
+                                  match_id=fresh)})
+        await self._send_lobby(force=True)
+        self.ticker = asyncio.create_task(self._tick())
+
+    def _adopt(self) -> int | None:
+        services.lobby_heartbeat(user=self.user, channel_name=self.channel_name)
+        return selectors.fresh_match_id(user=self.user)
+
+    async def disconnect(self, code: int) -> None:
+        if self.ticker is not None:
+            self.ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.ticker
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.groups_joined:
+            await database_sync_to_async(services.lobby_socket_closed)(
+                channel_name=self.channel_name
+            )
+
+    async def _tick(self) -> None:
+        """Keep this socket's entry and seeks alive, and ask for a wave of its pool."""
+        while True:
+            await asyncio.sleep(services.wave_seconds())
+            try:
+                await database_sync_to_async(self._beat)()
+                await self._send_lobby()
+            except Exception:  # one failed tick (a database hiccup) must not end the socket
+                logger.exception("lobby tick failed")
+
+    def _beat(self) -> None:
+        pool = services.lobby_heartbeat(user=self.user, channel_name=self.channel_name)
+        if pool is not None:
+            services.pool_wave(pool=pool)
+
+    # --- from the client ------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.groups_joined:
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error(errors.BAD_MESSAGE, "send one JSON text message", None)
+            return
+        try:
+            message = lobby_message.validate_json(text_data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+            await self._error(errors.BAD_MESSAGE, f"{where}: {first['msg']}", None)
+            return
+        if message.type != "sync":
+            try:
+                await database_sync_to_async(self._act)(message)
+            except MatchmakingError as error:
+                await self._error(error.code, error.message, message.type)
+                await self._send_lobby()
+                return
+            await self._send({"type": "ok", "for": message.type})
+        await self._send_lobby(force=True)
+
+    def _act(self, message: Any) -> None:
+        # Refusals are read by the player: in their language.
+        with translation.override(self.user.language or settings.LANGUAGE_CODE):
+            self._call(message)
+
+    def _call(self, message: Any) -> None:
+        user, channel = self.user, self.channel_name
+        if message.type == "pool_join":
+            services.pool_join(user=user, pool=message.pool, channel_name=channel)
+        elif message.type == "pool_leave":
+            services.pool_leave(user=user)
+        elif message.type == "seek_create":
+            services.seek_create(user=user, time_control=message.time_control,
+                                 rated=message.rated, channel_name=channel)
+        elif message.type == "seek_cancel":
+            services.seek_cancel(user=user, seek_id=message.id)
+        elif message.type == "seek_accept":
+            services.seek_accept(user=user, seek_id=message.id)
+
+    # --- from the groups ------------------------------------------------------------------
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self._send_lobby()
+
+    async def user_changed(self, event: dict[str, Any]) -> None:
+        await self._send_lobby()
+
+    async def user_paired(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "paired", "match_id": event["match_id"], "url": event["url"]})
+
+    # --- to the client --------------------------------------------------------------------
+
+    def _lobby(self) -> dict[str, Any]:
+        now = timezone.now()
+        return {
+            "type": "lobby",
+            "pools": selectors.pools(now=now),
+            "seeks": selectors.lobby_seeks(now=now),
+            "me": selectors.user_lobby_state(user=self.user, now=now),
+        }
+
+    async def _send_lobby(self, force: bool = False) -> None:
+        lobby = await database_sync_to_async(self._lobby)()
+        text = json.dumps(lobby, separators=(",", ":"), sort_keys=True)
+        if force or text != self.last_sent:
+            self.last_sent = text
+            lobby["server_time_ms"] = int(timezone.now().timestamp() * 1000)
+            await self._send(lobby)
+
+    async def _error(self, code: str, detail: str, about: str | None) -> None:
+        await self._send({"type": "error", "code": code, "detail": detail, "for": about})
+
+    async def _send(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))

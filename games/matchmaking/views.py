@@ -1,0 +1,171 @@
+"""Pages of matchmaking: the lobby, challenges, the leaderboard. Thin: they read through
+selectors and act through services; refusals come back as messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.selectors import user_get_by_username
+from games.matchmaking import selectors, services
+from games.matchmaking.errors import MatchmakingError
+from games.matchmaking.forms import ChallengeForm
+
+
+def lobby_labels() -> dict[str, Any]:
+    """Every word the lobby's script shows, translated here (the script holds no text)."""
+    return {
+        "searching": _("Searching for an opponent"),
+        "waited": _("waited"),
+        "cancel": _("Cancel"),
+        "accept": _("Accept"),
+        "yours": _("your seek"),
+        "rated": _("rated"),
+        "casual": _("casual"),
+        "noSeeks": _("No open seeks. Create one!"),
+        "waiting": _("waiting"),
+        "challengeFrom": _("Challenge from"),
+        "open": _("Open"),
+        "liveMatch": _("You are playing a game."),
+        "goToGame": _("Go to your game"),
+        "paired": _("Opponent found! Starting the game…"),
+        "disconnected": _("Connection lost. Reconnecting…"),
+    }
+
+
+def lobby_config(request: HttpRequest) -> dict[str, Any]:
+    return {
+        "socketPath": "/ws/lobby/",
+        "userId": request.user.pk,
+        "labels": lobby_labels(),
+    }
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "pools": list(services.TIME_CONTROL_KEYS),
+            "lobby_config": lobby_config(request),
+            "autojoin": request.GET.get("pool", "") if request.GET.get("pool", "")
+            in services.TIME_CONTROL_KEYS else "",
+        },
+    )
+
+
+@login_required
+@require_POST
+def pool_join(request: HttpRequest) -> HttpResponse:
+    """Quick pairing without the lobby's script (the buttons of the home page)."""
+    try:
+        services.pool_join(user=request.user, pool=request.POST.get("pool", ""))  # type: ignore[arg-type]
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+    return redirect("matchmaking:lobby")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    initial = {"opponent": request.GET.get("to", "")}
+    form = ChallengeForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["opponent"].strip()
+        opponent = user_get_by_username(username=name) if name else None
+        if name and opponent is None:
+            form.add_error("opponent", _("No player has that name."))
+        else:
+            try:
+                challenge = services.challenge_create(
+                    challenger=request.user,  # type: ignore[arg-type]
+                    challenged=opponent,
+                    time_control=form.cleaned_data["time_control"],
+                    rated=form.cleaned_data["rated"],
+                )
+            except MatchmakingError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("matchmaking:challenge", token=challenge.token)
+    return render(request, "games/challenge_new.html", {"form": form})
+
+
+def challenge_detail(request: HttpRequest, token: str) -> HttpResponse:
+    challenge = selectors.challenge_get(token=token)
+    if challenge is None:
+        raise Http404(_("There is no such challenge."))
+    if challenge.match_id is not None and request.user.is_authenticated and request.user.pk in (
+        challenge.challenger_id, challenge.challenged_id
+    ):
+        return redirect(selectors.match_page_url(match_id=challenge.match_id))
+    user = request.user
+    return render(
+        request,
+        "games/challenge.html",
+        {
+            "challenge": challenge,
+            "time_control": services.time_control_key(challenge.clock_initial,
+                                                      challenge.clock_increment),
+            "is_open": selectors.challenge_is_open(challenge=challenge),
+            "is_challenger": user.is_authenticated and user.pk == challenge.challenger_id,
+            "may_accept": user.is_authenticated and user.pk != challenge.challenger_id and (
+                challenge.challenged_id in (None, user.pk)),
+            "share_url": request.build_absolute_uri(),
+            "lobby_config": lobby_config(request) if user.is_authenticated else None,
+        },
+    )
+
+
+@login_required
+@require_POST
+def challenge_accept(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        match = services.challenge_accept(user=request.user, token=token)  # type: ignore[arg-type]
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+        return redirect("matchmaking:challenge", token=token)
+    return redirect(selectors.match_page_url(match_id=match.pk))
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        challenge = services.challenge_decline(user=request.user, token=token)  # type: ignore[arg-type]
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+        return redirect("matchmaking:challenge", token=token)
+    if challenge.challenger_id == request.user.pk:
+        messages.info(request, _("Challenge cancelled."))
+    else:
+        messages.info(request, _("Challenge declined."))
+    return redirect("matchmaking:lobby")
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/leaderboard.html", {"rows": selectors.leaderboard()})
+
+
+@require_GET
+def match_stand_in(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Where a new match is announced while live play has no match page: goes there once
+    it exists."""
+    url = selectors.match_page_url(match_id=match_id)
+    if url != request.path:
+        return redirect(url)
+    from games.selectors import match_get, match_seats
+
+    match = match_get(match_id=match_id)
+    if match is None:
+        raise Http404
+    return render(request, "games/lobby_match.html",
+                  {"match": match, "seats": match_seats(match=match)})

@@ -1,0 +1,147 @@
+// The lobby: quick-pairing pools, the live list of seeks, challenges for the player.
+// Every word shown comes from the page (config.labels); the server's messages are shown as sent.
+import { connectLobby, readConfig } from "./socket.js";
+
+const config = readConfig();
+const labels = config.labels;
+const root = document.querySelector("[data-testid=lobby]");
+const status = document.getElementById("lobby-status");
+const searching = document.getElementById("searching");
+const seeksBody = root.querySelector("[data-role=seeks]");
+const challengesIn = document.getElementById("challenges-in");
+const liveMatch = document.getElementById("live-match");
+let searchingSince = null;
+let clockOffsetMs = 0;
+let autojoin = root.dataset.autojoin;
+
+function say(text, isError = false) {
+  status.textContent = text;
+  status.hidden = !text;
+  status.classList.toggle("error", isError);
+}
+
+function el(tag, attributes = {}, text = "") {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  if (text) element.textContent = text;
+  return element;
+}
+
+function formatWaited(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function tickWaited() {
+  if (searchingSince === null) return;
+  const waited = Date.now() + clockOffsetMs - searchingSince;
+  searching.querySelector("[data-role=waited]").textContent = formatWaited(waited);
+}
+setInterval(tickWaited, 250);
+
+function renderPools(pools, me) {
+  for (const pool of pools) {
+    const button = root.querySelector(`[data-pool="${CSS.escape(pool.key)}"]`);
+    if (!button) continue;
+    button.querySelector("[data-role=waiting]").textContent =
+      pool.waiting ? `${pool.waiting} ${labels.waiting}` : "";
+    button.classList.toggle("active", me.searching?.pool === pool.key);
+  }
+  if (me.searching) {
+    searchingSince = me.searching.since_ms;
+    searching.querySelector("[data-role=pool]").textContent = me.searching.pool;
+    searching.hidden = false;
+    tickWaited();
+  } else {
+    searchingSince = null;
+    searching.hidden = true;
+  }
+}
+
+function renderSeeks(seeks) {
+  seeksBody.replaceChildren();
+  if (!seeks.length) {
+    const row = el("tr");
+    row.append(el("td", { colspan: "5", class: "empty", "data-testid": "no-seeks" },
+      labels.noSeeks));
+    seeksBody.append(row);
+    return;
+  }
+  for (const seek of seeks) {
+    const row = el("tr", { "data-testid": "seek", "data-seek-id": String(seek.id) });
+    row.append(el("td", { "data-testid": "seek-player" }, seek.player));
+    row.append(el("td", {}, `${seek.rating}${seek.provisional ? "?" : ""}`));
+    row.append(el("td", {}, seek.time_control));
+    row.append(el("td", {}, seek.rated ? labels.rated : labels.casual));
+    const cell = el("td");
+    if (seek.player_id === config.userId) {
+      const cancel = el("button", { type: "button", class: "button small",
+        "data-testid": "seek-cancel" }, labels.cancel);
+      cancel.addEventListener("click", () => lobby.send({ type: "seek_cancel", id: seek.id }));
+      cell.append(el("span", { class: "muted" }, labels.yours), " ", cancel);
+    } else {
+      const accept = el("button", { type: "button", class: "button small primary",
+        "data-testid": "seek-accept" }, labels.accept);
+      accept.addEventListener("click", () => lobby.send({ type: "seek_accept", id: seek.id }));
+      cell.append(accept);
+    }
+    row.append(cell);
+    seeksBody.append(row);
+  }
+}
+
+function renderMe(me) {
+  const list = challengesIn.querySelector("[data-role=list]");
+  list.replaceChildren();
+  for (const challenge of me.challenges_in) {
+    const item = el("li", { "data-testid": "challenge-in" });
+    item.append(`${labels.challengeFrom} ${challenge.from} · ${challenge.time_control} · `
+      + `${challenge.rated ? labels.rated : labels.casual} `);
+    item.append(el("a", { href: challenge.url, class: "button small primary" }, labels.open));
+    list.append(item);
+  }
+  challengesIn.hidden = me.challenges_in.length === 0;
+  liveMatch.hidden = !me.live_match;
+  if (me.live_match) {
+    liveMatch.querySelector("[data-role=text]").textContent = labels.liveMatch;
+    const link = liveMatch.querySelector("[data-role=link]");
+    link.textContent = labels.goToGame;
+    link.href = me.live_match.url;
+  }
+}
+
+const lobby = connectLobby(config, {
+  open() {
+    say("");
+    if (autojoin) {
+      lobby.send({ type: "pool_join", pool: autojoin });
+      autojoin = "";
+    }
+  },
+  closed() { say(labels.disconnected, true); },
+  lobby(message) {
+    clockOffsetMs = message.server_time_ms - Date.now();
+    renderPools(message.pools, message.me);
+    renderSeeks(message.seeks);
+    renderMe(message.me);
+  },
+  ok() { say(""); },
+  error(message) { say(message.detail, true); },
+  paired() { say(labels.paired); },
+});
+
+for (const button of root.querySelectorAll("[data-pool]")) {
+  button.addEventListener("click", () => lobby.send({ type: "pool_join", pool: button.dataset.pool }));
+}
+searching.querySelector("[data-role=cancel]").addEventListener("click", () => {
+  lobby.send({ type: "pool_leave" });
+});
+document.getElementById("seek-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  lobby.send({
+    type: "seek_create",
+    time_control: form.elements.time_control.value,
+    rated: form.elements.rated.checked,
+  });
+});

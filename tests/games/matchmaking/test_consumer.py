@@ -1,0 +1,125 @@
+"""The lobby socket on a real daphne (PostgreSQL, Redis): pools, seeks, being told of a match."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from games.matchmaking.models import PoolEntry, Seek
+from games.models import Seat
+from tests.games.matchmaking.sockets import LobbySocket
+from tests.games.sockets import session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def lobby_settled():
+    """After the test: wait until the server has handled the sockets' closing (their entries
+    and seeks are removed), so the flush between tests does not race it."""
+    yield
+    deadline = time.monotonic() + 10
+    while (PoolEntry.objects.exists() or Seek.objects.exists()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def test_two_players_joining_a_pool_are_both_sent_to_one_match(
+    asgi_server, make_player, lobby_settled
+):
+    anna, boris = make_player("anna", 1500), make_player("boris", 1520)
+    url = asgi_server.extra["url"]
+    cookie_a, cookie_b = session_cookie_for(anna), session_cookie_for(boris)
+
+    async def scenario():
+        a = await LobbySocket.open(url, cookie_a)
+        b = await LobbySocket.open(url, cookie_b)
+        try:
+            await a.next("lobby")
+            await b.next("lobby")
+            await a.send({"type": "pool_join", "pool": "3+2"})
+            searching = await a.next("lobby")
+            while searching["me"]["searching"] is None:
+                searching = await a.next("lobby")
+            await b.send({"type": "pool_join", "pool": "3+2"})
+            return searching, await a.next("paired"), await b.next("paired")
+        finally:
+            await a.close()
+            await b.close()
+
+    searching, paired_a, paired_b = asyncio.run(scenario())
+
+    assert searching["me"]["searching"]["pool"] == "3+2"
+    assert paired_a["match_id"] == paired_b["match_id"]
+    assert paired_a["url"].endswith(f"/{paired_a['match_id']}/")
+    assert set(Seat.objects.filter(match_id=paired_a["match_id"])
+               .values_list("user__username", flat=True)) == {"anna", "boris"}
+
+
+def test_a_seek_is_listed_live_and_vanishes_when_its_creator_leaves(
+    asgi_server, make_player, lobby_settled
+):
+    anna, boris = make_player("anna"), make_player("boris")
+    url = asgi_server.extra["url"]
+    cookie_a, cookie_b = session_cookie_for(anna), session_cookie_for(boris)
+
+    async def scenario():
+        a = await LobbySocket.open(url, cookie_a)
+        b = await LobbySocket.open(url, cookie_b)
+        try:
+            await a.next("lobby")
+            await b.next("lobby")
+            await a.send({"type": "seek_create", "time_control": "5+3", "rated": False})
+            listed = await b.next("lobby")
+            while not listed["seeks"]:
+                listed = await b.next("lobby")
+            await a.close()
+            emptied = await b.next("lobby")
+            while emptied["seeks"]:
+                emptied = await b.next("lobby")
+            return listed, emptied
+        finally:
+            await a.close()
+            await b.close()
+
+    listed, emptied = asyncio.run(scenario())
+
+    [seek] = listed["seeks"]
+    assert (seek["player"], seek["time_control"], seek["rated"]) == ("anna", "5+3", False)
+    assert emptied["seeks"] == []
+
+
+def test_refusals_come_back_as_errors_with_a_message(asgi_server, make_player, lobby_settled):
+    anna = make_player("anna")
+    url = asgi_server.extra["url"]
+    cookie_a = session_cookie_for(anna)
+
+    async def scenario():
+        a = await LobbySocket.open(url, cookie_a)
+        try:
+            await a.next("lobby")
+            await a.send({"type": "pool_join", "pool": "7+0"})
+            unknown = await a.next("error")
+            await a.send({"type": "fly"})
+            bad = await a.next("error")
+            return unknown, bad
+        finally:
+            await a.close()
+
+    unknown, bad = asyncio.run(scenario())
+
+    assert (unknown["code"], unknown["for"]) == ("unknown_time_control", "pool_join")
+    assert unknown["detail"] == "There is no such time control."
+    assert bad["code"] == "bad_message"
+
+
+def test_a_visitor_is_refused(asgi_server):
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], "")
+        try:
+            return await socket.next("error")
+        finally:
+            await socket.close()
+
+    assert asyncio.run(scenario())["code"] == "not_logged_in"
