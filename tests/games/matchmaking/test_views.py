@@ -102,3 +102,26 @@ def test_the_leaderboard_lists_established_players_only(client, make_player):
 
     assert "newcomer" not in page
     assert page.index("strong") < page.index("established")
+
+
+def test_the_home_page_offers_every_pool_and_nothing_else(client, make_player):
+    import re
+
+    client.force_login(make_player())
+
+    page = client.get(reverse("home")).content.decode()
+
+    offered = re.findall(r'name="pool" value="([^"]+)"', page)
+    assert offered == list(services.TIME_CONTROL_KEYS)
+
+
+def test_a_profile_offers_a_challenge_to_others_only(client, make_player):
+    anna = make_player("anna")
+    make_player("boris")
+    client.force_login(anna)
+
+    other = client.get(reverse("profile", args=["boris"])).content.decode()
+    own = client.get(reverse("profile", args=["anna"])).content.decode()
+
+    assert reverse("matchmaking:challenge_new") + "?to=boris" in other
+    assert 'data-testid="challenge-player"' not in own
