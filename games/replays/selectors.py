@@ -231,6 +231,12 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     }
 
 
+def record_available(*, match: Match) -> bool:
+    """Whether the record may be given out now. It holds the deal, so every hand: for a
+    game of 3-4 being played that would show the hidden cards, so only once it is over."""
+    return bool(match.deal_tpn) and (match.is_over or match.n_players == 2)
+
+
 def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
     """The replay of a stored match, finished or being played (then as ``viewer_seat`` may
     see it: None for a spectator)."""
@@ -275,7 +281,8 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
             seats=seat_views,
         ),
         "marks": {},
-        "record_url": reverse("replays:record", args=[match.pk]),
+        "record_url": reverse("replays:record", args=[match.pk])
+        if record_available(match=match) else None,
         "data_url": reverse("replays:replay_data", args=[match.pk]),
         "socket_path": f"/ws/match/{match.pk}/" if not match.is_over else None,
     }
@@ -315,7 +322,8 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
                                  initial_clock_ms=initial_ms)
     site_end = headers.get("SiteTermination", "")
     if outcome is not None:
-        result = _result_view(result=outcome.result.split()[0], loser=outcome.loser,
+        word = "decided" if outcome.loser is not None else outcome.result  # draw, aborted
+        result = _result_view(result=word, loser=outcome.loser,
                               termination=site_end or outcome.termination.value,
                               seats=seat_views)
     elif site_end == TerminationReason.AGREEMENT:
@@ -414,6 +422,8 @@ class HistoryRow:
     plies: int
     player_result: str
     """The result of the player whose history this is ('' on the site's history)."""
+    outcome: str
+    """Who won (a duel) or lost (3-4 players), in words."""
 
 
 def _day_start(day: date) -> datetime:
@@ -512,4 +522,15 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
         n_players=match.n_players,
         plies=match.ply,
         player_result=player_result,
+        outcome=_outcome_words(match, row_seats),
     )
+
+
+def _outcome_words(match: Match, seats: list[HistorySeat]) -> str:
+    if match.result == "draw":
+        return _("Draw")
+    if match.loser_seat is None or match.loser_seat >= len(seats):
+        return ""
+    if len(seats) == 2:
+        return _("%(name)s won") % {"name": seats[1 - match.loser_seat].name}
+    return _("%(name)s lost") % {"name": seats[match.loser_seat].name}

@@ -110,6 +110,8 @@ def replay_data(request: HttpRequest, match_id: int) -> JsonResponse:
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
     """The game record of a match, as a file to download."""
     match, _seat = _visible_match(request, match_id)
+    if not selectors.record_available(match=match):
+        raise Http404(_("The record of a game of three or four is shown once it is over."))
     try:
         text = record_export(
             match=match,

@@ -97,7 +97,12 @@ function showStatus(position) {
     line.textContent = labels.deal;
   } else {
     const seat = data.seats[position.seat];
-    line.textContent = `${fill(labels.move, { ply: position.ply })}: ${seat ? seat.name : ""} ${position.move}`;
+    line.textContent = `${fill(labels.move, { ply: position.ply })}: ${seat ? seat.name : ""} `;
+    const move = document.createElement("span");
+    move.className = "move-text";
+    move.dataset.testid = "status-move";
+    move.innerHTML = moveHtml(position.move);
+    line.append(move);
     if (position.spent !== null && position.spent !== undefined) {
       const spent = document.createElement("span");
       spent.className = "spent";

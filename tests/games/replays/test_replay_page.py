@@ -1,0 +1,122 @@
+"""The replay page and its data: positions by the rules engine, ply links, what each viewer
+may see of the hands, clocks and times per move, and the record download."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.models import Match
+from games.replays.selectors import replay_of_match
+from games.rules import Game
+from games.services import Player
+from tests.games.replays.conftest import play_match
+
+pytestmark = pytest.mark.django_db
+
+
+def page_data(response) -> dict:
+    return response.context["replay_data"]
+
+
+def test_the_replay_of_a_finished_duel(client, alice, bob):
+    match = play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
+                       clock_increment=2)
+    response = client.get(f"/game/{match.pk}/replay")
+    assert response.status_code == 200
+    data = page_data(response)
+    assert response.context["initial_ply"] == 0
+    positions = data["positions"]
+    assert len(positions) == match.ply + 1
+    game = Game.new(2, seed=7, dealer=1, trumps="SH")
+    moves = list(match.moves.order_by("ply"))
+    for ply, position in enumerate(positions):
+        state = game.state
+        assert position["pile"] == "".join(str(c) for c in state.pile)
+        assert [h[0] for h in position["hands"]] == [
+            "".join(str(c) for c in state.hand(s)) for s in range(2)]
+        assert all(h[1] == 0 for h in position["hands"])  # the duel is open
+        if ply:
+            assert position["move"] == moves[ply - 1].text
+            assert position["seat"] == moves[ply - 1].seat
+            assert position["spent"] == moves[ply - 1].time_spent_ms
+            assert position["clocks"] == moves[ply - 1].clocks_after
+        else:
+            assert position["clocks"] == [180_000, 180_000]
+        if ply < len(moves):
+            game.play(moves[ply].text)
+    assert positions[-1]["to_move"] is None
+    assert data["result"]["loser"] == match.loser_seat
+    assert [s["trump"] for s in data["seats"]] == ["S", "H"]
+    # The data is in the page for the script; ?ply= opens elsewhere (clamped to the game).
+    assert 'id="replay-data"' in response.content.decode()
+    assert client.get(f"/game/{match.pk}/replay?ply=12").context["initial_ply"] == 12
+    assert client.get(f"/game/{match.pk}/replay?ply=99999").context["initial_ply"] == match.ply
+    assert client.get(f"/game/{match.pk}/replay.json").json()["positions"] == positions
+    record = client.get(f"/game/{match.pk}/record")
+    assert record["Content-Disposition"].startswith("attachment")
+    assert f'[Site "http://testserver/game/{match.pk}/replay"]' in record.content.decode()
+
+
+def test_hands_of_a_game_of_four_are_hidden_until_it_is_over(client, alice, bob, carol,
+                                                             make_user):
+    dave = make_user("dave")
+    match = play_match([Player(user=alice), Player(user=bob), Player(user=carol),
+                        Player(user=dave)], seed=21, moves=12)
+    assert not match.is_over
+    spectator = page_data(client.get(f"/game/{match.pk}/replay"))
+    assert spectator["live"] is True
+    assert spectator["socket_path"] == f"/ws/match/{match.pk}/"
+    assert spectator["record_url"] is None  # the record holds the deal
+    assert client.get(f"/game/{match.pk}/record").status_code == 404
+    deal = spectator["positions"][0]
+    # At the deal everyone knows only the trump sixes each seat received.
+    for seat, (cards, hidden) in enumerate(deal["hands"]):
+        assert set(cards[i:i + 2] for i in range(0, len(cards), 2)) <= {"6S", "6H", "6D", "6C"}
+        assert hidden > 0, seat
+    # Trumps are always shown.
+    assert [s["trump"] for s in spectator["seats"]] == ["S", "H", "D", "C"]
+    # A live page opens at the latest position.
+    assert client.get(f"/game/{match.pk}/replay").context["initial_ply"] == 12
+
+    client.force_login(bob)
+    own = page_data(client.get(f"/game/{match.pk}/replay"))
+    assert all(p["hands"][1][1] == 0 for p in own["positions"])
+    assert all(p["hands"][0][1] > 0 for p in own["positions"])
+
+    from games import services
+    services.match_resign(match_id=match.pk, seat=match.to_move)
+    client.logout()
+    over = page_data(client.get(f"/game/{match.pk}/replay"))
+    assert over["live"] is False
+    assert all(h[1] == 0 for p in over["positions"] for h in p["hands"])
+    assert client.get(f"/game/{match.pk}/record").status_code == 200
+
+
+def test_a_private_game_being_played_is_only_for_its_players(client, alice, bob):
+    match = play_match([Player(user=alice), Player(user=bob)], moves=3, public=False)
+    assert client.get(f"/game/{match.pk}/replay").status_code == 404
+    assert client.get(f"/game/{match.pk}/replay.json").status_code == 404
+    client.force_login(alice)
+    assert client.get(f"/game/{match.pk}/replay").status_code == 200
+    assert client.get("/game/999999/replay").status_code == 404
+
+
+def test_a_game_whose_trumps_are_being_chosen(client, alice, bob):
+    from games import services
+
+    match = services.match_create(players=[Player(user=alice), Player(user=bob)])
+    response = client.get(f"/game/{match.pk}/replay")
+    assert response.status_code == 200
+    assert page_data(response)["positions"] == []
+    assert client.get(f"/game/{match.pk}/record").status_code == 404
+
+
+def test_the_replay_of_a_match_is_built_in_a_few_queries(alice, bob,
+                                                         django_assert_max_num_queries):
+    match = play_match([Player(user=alice), Player(user=bob)])
+    match = Match.objects.get(pk=match.pk)
+    with django_assert_max_num_queries(3):
+        data = replay_of_match(match=match).data
+    assert len(json.dumps(data)) < 300 * (match.ply + 1)  # about 220 bytes a ply
