@@ -28,6 +28,9 @@ ATTRIBUTE_VALUE = re.compile(
 # A sentence in a script: a capital letter, words with spaces, no code-like characters.
 JS_SENTENCE = re.compile(r"""(["'`])([A-Z][a-z]+(?: [\w',.!?-]+)+[.!?]?)\1""")
 NOT_TRANSLATED_MARK = "i18n-ignore"
+# A `{% block %}` that fills an attribute (`{% block body_class %}page-game{% endblock %}`) holds
+# names for the code, not words for a reader.
+ATTRIBUTE_BLOCK = re.compile(r"(^|_)(class|classes|id)$")
 EXCLUDED_DIRS = {".venv", "node_modules", "staticfiles", "tests", ".git", "var", "bench"}
 
 
@@ -67,15 +70,23 @@ def text_only(source: str) -> str:
     keeping its line breaks, so an HTML tag split by a template tag is still one tag."""
     parts = []
     in_translation_block = False
+    # One entry per open `{% block %}`: whether it fills an attribute such as a CSS class.
+    blocks: list[bool] = []
     for token in Lexer(source).tokenize():
         raw = token.contents
         if token.token_type is TokenType.BLOCK:
-            name = raw.split()[0] if raw else ""
+            words = raw.split()
+            name = words[0] if words else ""
             if name in {"blocktranslate", "blocktrans"}:
                 in_translation_block = True
             elif name in {"endblocktranslate", "endblocktrans"}:
                 in_translation_block = False
-        if token.token_type is TokenType.TEXT and not in_translation_block:
+            elif name == "block":
+                blocks.append(len(words) > 1 and bool(ATTRIBUTE_BLOCK.search(words[1])))
+            elif name == "endblock" and blocks:
+                blocks.pop()
+        readable = not in_translation_block and not any(blocks)
+        if token.token_type is TokenType.TEXT and readable:
             parts.append(raw)
         else:
             parts.append("\x00" + "\n" * raw.count("\n"))
