@@ -26,7 +26,7 @@ def _server_then_orm(asgi_server: ManagedProcess) -> Iterator[None]:
         yield
 
 
-READ_BOARD = """() => {
+READ = """
   const root = document.getElementById("replay-board");
   const cards = (sel) => [...root.querySelectorAll(sel)].map((c) => c.dataset.card);
   const seats = [...root.querySelectorAll("[data-testid^=hand-]")];
@@ -42,6 +42,17 @@ READ_BOARD = """() => {
     pile: cards("[data-testid=pile] .card[data-card]"),
     moved: cards(".card.last, .card.just-taken").sort(),
   };
+"""
+READ_BOARD = "() => {" + READ + "}"
+# Every ply in one call: click "first", then read and click "next" until the end.
+READ_EVERY_PLY = """() => {
+  const read = () => {""" + READ + """};
+  const out = [];
+  document.querySelector("[data-testid=first]").click();
+  const next = document.querySelector("[data-testid=next]");
+  out.push(read());
+  while (!next.disabled) { next.click(); out.push(read()); }
+  return out;
 }"""
 
 
@@ -57,16 +68,20 @@ def expected(position: dict) -> dict:
     }
 
 
-def assert_at(page, positions: list[dict], ply: int) -> None:
-    page.wait_for_function(
-        f"document.querySelector('[data-testid=replay]').dataset.ply === '{ply}'")
-    shown = page.evaluate(READ_BOARD)
+def assert_shown(shown: dict, positions: list[dict], ply: int) -> None:
+    assert shown["ply"] == ply
     want = expected(positions[ply])
     assert shown["hands"] == want["hands"], f"hands at ply {ply}"
     assert shown["pile"] == want["pile"], f"pile at ply {ply}"
     move = positions[ply]["move"]
     if move and not move.startswith("+"):
         assert shown["moved"] == sorted(move.split("-")), f"highlight at ply {ply}"
+
+
+def assert_at(page, positions: list[dict], ply: int) -> None:
+    page.wait_for_function(
+        f"document.querySelector('[data-testid=replay]').dataset.ply === '{ply}'")
+    assert_shown(page.evaluate(READ_BOARD), positions, ply)
 
 
 @pytest.fixture
@@ -143,13 +158,13 @@ def test_export_then_import_gives_the_same_replay(page, finished_duel, tmp_path)
     page.set_input_files("input[type=file]", str(path))
     page.get_by_test_id("import-submit").click()
     page.wait_for_selector("[data-testid=replay][data-ready=true]")
-    for ply in range(len(positions)):
-        assert_at(page, positions, ply)
-        imported_clocks = page.evaluate(
-            "(p) => JSON.parse(document.getElementById('replay-data').textContent)"
-            ".positions[p].clocks", ply)
-        assert imported_clocks == positions[ply]["clocks"]
-        page.keyboard.press("ArrowRight")
+    shown = page.evaluate(READ_EVERY_PLY)
+    assert len(shown) == len(positions)
+    for ply, board in enumerate(shown):
+        assert_shown(board, positions, ply)
+    imported = page.evaluate("() => JSON.parse("
+                             "document.getElementById('replay-data').textContent).positions")
+    assert imported == positions  # clocks and times per move included
 
     # The imported replay exports the same record again.
     with page.expect_download() as download:
@@ -167,3 +182,58 @@ def test_an_invalid_record_names_the_line(page):
     assert error.get_attribute("data-line") == "2"
     assert "Seed" in page.get_by_test_id("record-problem").inner_text()
     assert "Seed" in page.get_by_test_id("fault-line").inner_text()
+
+
+def in_thread(call):
+    """Run a service call off this thread: sync Playwright keeps an event loop here, and the
+    services broadcast through async_to_sync after commit."""
+    import threading
+
+    from django.db import connection
+
+    result: dict = {}
+
+    def run() -> None:
+        try:
+            result["value"] = call()
+        except BaseException as error:  # re-raised in the test's thread
+            result["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")
+
+
+def test_a_live_game_updates_for_spectators(page, django_user_model):
+    from games import services
+    from games.models import Match
+
+    alice = django_user_model.objects.create_user("alice", password="pw-Xk39-long")
+    bob = django_user_model.objects.create_user("bob", password="pw-Xk39-long")
+    match = in_thread(lambda: services.match_create(
+        players=[Player(user=alice), Player(user=bob)], seed=7, dealer=1, trumps="SH"))
+    page.goto(f"/game/{match.pk}/replay")
+    page.wait_for_selector("[data-testid=replay][data-socket=open]")
+    assert page.get_by_test_id("live-badge").is_visible()
+
+    def move(text: str) -> None:
+        current = Match.objects.get(pk=match.pk)
+        in_thread(lambda: services.move_apply(match_id=match.pk, seat=current.to_move,
+                                              move=text, expected_ply=current.ply))
+
+    for text in ("AC", "QH-8H", "TS-9C"):
+        move(text)
+    positions = replay_of_match(match=Match.objects.get(pk=match.pk)).data["positions"]
+    assert_at(page, positions, 3)  # a spectator at the latest move follows the game
+    page.keyboard.press("Home")
+    move("KH-QC")
+    page.wait_for_function("document.querySelectorAll('[data-testid=move-list] li').length === 4")
+    assert_at(page, positions, 0)  # one looking back stays where they are
+    in_thread(lambda: services.match_resign(match_id=match.pk, seat=0))
+    page.wait_for_selector("[data-testid=replay][data-live=false][data-ready=true]")
+    assert "resign" in page.get_by_test_id("replay-result").inner_text().lower()
