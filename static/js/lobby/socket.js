@@ -4,6 +4,7 @@ export function connectLobby(config, handlers) {
   let socket = null;
   let delayMs = 500;
   let closedOnPurpose = false;
+  const pending = []; // sent before the socket opened: delivered once it is
 
   function open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -11,6 +12,7 @@ export function connectLobby(config, handlers) {
     socket.addEventListener("open", () => {
       delayMs = 500;
       handlers.open?.();
+      while (pending.length) socket.send(pending.shift());
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
@@ -33,11 +35,9 @@ export function connectLobby(config, handlers) {
   open();
   return {
     send(message) {
-      if (socket && socket.readyState === WebSocket.OPEN) {
-        socket.send(JSON.stringify(message));
-        return true;
-      }
-      return false;
+      const text = JSON.stringify(message);
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(text);
+      else pending.push(text);
     },
   };
 }

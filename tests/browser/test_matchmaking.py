@@ -1,0 +1,117 @@
+"""Matchmaking in a real Chromium against a real daphne (PostgreSQL, Redis): two players
+who join one pool, a seek accepted from the lobby and a challenge link all end with both
+players on the same match page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.models import Seat
+from tests.support.processes import ManagedProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MATCH_URL = re.compile(r"/(?:game|lobby/game)/(\d+)/$")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _orm_beside_playwright(asgi_server: ManagedProcess) -> Iterator[None]:
+    """Sync Playwright runs an event loop in this thread, which Django takes for an async
+    context; nothing here is async, so allow the ORM (the server keeps its own check)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture
+def player_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
+    """A page whose browser context is logged in as a new user of that name."""
+
+    def open_as(name: str):
+        user = get_user_model().objects.create_user(name, password="pw-Xk39-long")
+        client = Client()
+        client.force_login(user)
+        page = new_page()
+        page.context.add_cookies([{
+            "name": "sessionid", "value": client.cookies["sessionid"].value,
+            "url": asgi_server.extra["url"],
+        }])
+        return page
+
+    return open_as
+
+
+def match_id_of(page) -> int:
+    page.wait_for_url(MATCH_URL)
+    return int(MATCH_URL.search(page.url).group(1))
+
+
+def players_of(match_id: int) -> set[str]:
+    return set(Seat.objects.filter(match_id=match_id).values_list("user__username", flat=True))
+
+
+def test_two_players_joining_one_pool_land_in_the_same_match(player_page):
+    anna, boris = player_page("anna"), player_page("boris")
+    for page in (anna, boris):
+        page.goto("/lobby/")
+        page.get_by_test_id("pools").wait_for()
+
+    anna.get_by_test_id("pool-3+2").click()
+    anna.get_by_test_id("searching").wait_for()
+    assert anna.get_by_test_id("waited").is_visible()
+    boris.get_by_test_id("pool-3+2").click()
+
+    match_id = match_id_of(anna)
+    assert match_id_of(boris) == match_id
+    assert players_of(match_id) == {"anna", "boris"}
+
+
+def test_cancelling_the_search_leaves_the_pool(player_page):
+    anna = player_page("anna")
+    anna.goto("/lobby/")
+    anna.get_by_test_id("pool-1+1").click()
+    anna.get_by_test_id("searching").wait_for()
+
+    anna.get_by_test_id("pool-cancel").click()
+
+    anna.get_by_test_id("searching").wait_for(state="hidden")
+    from games.matchmaking.models import PoolEntry
+
+    assert not PoolEntry.objects.exists()
+
+
+def test_a_seek_accepted_from_the_lobby_starts_a_match_for_both(player_page):
+    anna, boris = player_page("anna"), player_page("boris")
+    anna.goto("/lobby/")
+    boris.goto("/lobby/")
+    anna.get_by_test_id("seek-time-control").select_option("5+3")
+    anna.get_by_test_id("seek-create").click()
+
+    seek = boris.get_by_test_id("seek")
+    seek.wait_for()
+    assert seek.get_by_test_id("seek-player").inner_text() == "anna"
+    seek.get_by_test_id("seek-accept").click()
+
+    match_id = match_id_of(boris)
+    assert match_id_of(anna) == match_id
+    assert players_of(match_id) == {"anna", "boris"}
+
+
+def test_a_challenge_link_works(player_page):
+    anna, boris = player_page("anna"), player_page("boris")
+    anna.goto("/challenge/new/")
+    anna.get_by_label("Time control").select_option("1+1")
+    anna.get_by_test_id("challenge-submit").click()
+    link = anna.get_by_test_id("share-url").input_value()
+
+    boris.goto(link)
+    boris.get_by_test_id("challenge-accept").click()
+
+    match_id = match_id_of(boris)
+    assert match_id_of(anna) == match_id
+    assert players_of(match_id) == {"anna", "boris"}
