@@ -7,7 +7,11 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck production bench
+.PHONY: run test lint typecheck production bench msgfmt
+
+# The translations are compiled here from locale/*/LC_MESSAGES/django.po; the .mo files are
+# build products and never committed.
+COMPILEMESSAGES := $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=tests -v0
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -15,16 +19,26 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) msgfmt
+	$(COMPILEMESSAGES)
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Your Trumps is starting at http://$(HOST):$(PORT)/"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) yourtrumps_site.asgi:application
 
-test: $(STAMP)
+test: $(STAMP) msgfmt
 	scripts/ensure-test-services
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(COMPILEMESSAGES)
 	$(BIN)/pytest
+
+# compilemessages needs msgfmt: Debian's gettext package, installed only if it is missing.
+msgfmt:
+	@if ! command -v msgfmt >/dev/null 2>&1; then \
+	  echo "Installing gettext (Debian's package)..."; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq gettext >/dev/null; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
