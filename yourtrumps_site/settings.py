@@ -139,7 +139,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+                # channels-redis blocks in BZPOPMIN: a late answer crashed idle consumers.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
                 "capacity": 1500,
                 "expiry": 30,
