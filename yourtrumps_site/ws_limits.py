@@ -15,6 +15,11 @@ Every frame from the client passes two checks before the consumer's `receive` se
   `{"type": "error", "code": "rate_limited", ...}` and the connection is closed with code
   4429. A person clicking, or a client that syncs after a gap, stays far below the limit.
 
+- **Nesting.** A text frame whose JSON brackets nest deeper than `WS_MAX_JSON_DEPTH` is
+  answered `{"type": "error", "code": "bad_message", ...}` and not passed on: Python's JSON
+  parser raises `RecursionError` (not `ValueError`) near depth 1000, which would crash the
+  consumer. The site's messages are flat objects.
+
 After the close, frames still queued for the connection are dropped unread. The limits are
 settings (with the defaults below) so that a test or a deployment may tune them.
 """
@@ -37,6 +42,31 @@ RATE_LIMITED = "rate_limited"
 DEFAULT_MAX_FRAME_BYTES = 16 * 1024
 DEFAULT_RATE_PER_SECOND = 10.0
 DEFAULT_BURST = 40
+DEFAULT_MAX_JSON_DEPTH = 32
+
+
+def json_too_deep(text: str, limit: int) -> bool:
+    """Whether the brackets of `text` (outside strings) nest deeper than `limit`."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # the common case, decided in C
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 class TokenBucket:
@@ -89,19 +119,23 @@ class WebSocketLimits:
             await self.close(code=CLOSE_TOO_BIG)  # type: ignore[attr-defined]
             return
         if not self._ws_bucket().take():
-            self.ws_closing = True
-            logger.info("websocket flood: closing")
-            await self.send(  # type: ignore[attr-defined]
-                text_data=json.dumps(
-                    {
-                        "type": "error",
-                        "code": RATE_LIMITED,
-                        "detail": "too many messages: this connection is closed",
-                        "for": None,
-                        "version": None,
-                    }
-                )
-            )
-            await self.close(code=CLOSE_FLOOD)  # type: ignore[attr-defined]
+            await self._ws_flood()
+            return
+        limit = int(getattr(settings, "WS_MAX_JSON_DEPTH", DEFAULT_MAX_JSON_DEPTH))
+        if text is not None and json_too_deep(text, limit):
+            await self._ws_refuse("bad_message", f"JSON nested deeper than {limit} levels")
             return
         await super().websocket_receive(message)  # type: ignore[misc]
+
+    async def _ws_refuse(self, code: str, detail: str) -> None:
+        await self.send(  # type: ignore[attr-defined]
+            text_data=json.dumps(
+                {"type": "error", "code": code, "detail": detail, "for": None, "version": None}
+            )
+        )
+
+    async def _ws_flood(self) -> None:
+        self.ws_closing = True
+        logger.info("websocket flood: closing")
+        await self._ws_refuse(RATE_LIMITED, "too many messages: this connection is closed")
+        await self.close(code=CLOSE_FLOOD)  # type: ignore[attr-defined]

@@ -106,3 +106,14 @@ def test_a_normal_pace_is_never_limited(asgi_server, duel):
         return states
 
     assert asyncio.run(scenario()) == 50
+
+
+def test_json_nesting_is_measured_outside_strings():
+    from yourtrumps_site.ws_limits import json_too_deep
+
+    assert not json_too_deep('{"type": "sync"}', 3)
+    assert not json_too_deep('{"a": "[[[[[[[[[[[[[[[["}', 3)
+    assert not json_too_deep('{"a": "\\"[[[[[[[[[[[[[["}', 3)
+    assert json_too_deep("[" * 5, 3)
+    assert json_too_deep('{"a": [[{"b": []}]]}', 3)
+    assert not json_too_deep("[[]]" * 50, 3)
