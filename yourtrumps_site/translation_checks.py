@@ -4,6 +4,7 @@ entries that are missing or fuzzy. Used by `manage.py check_translations` and th
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -142,7 +143,18 @@ def catalogue_gaps() -> dict[str, str]:
         command += [f"--locale={code}" for code in languages]
         command += [f"--ignore={name}/*" for name in sorted(EXCLUDED_DIRS)]
         command += ["--ignore=games/rules/*", "--ignore=games/ai/*"]
-        subprocess.run(command, cwd=copy, check=True, capture_output=True, text=True)
+        # The copy leaves out tests/, so it runs on the site's own settings (whatever settings
+        # module the caller uses, say the test suite's), with its state kept in the scratch dir.
+        environment = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings",
+            "YOURTRUMPS_VAR_DIR": str(Path(scratch) / "var"),
+        }
+        merged = subprocess.run(
+            command, cwd=copy, env=environment, capture_output=True, text=True
+        )
+        if merged.returncode != 0:
+            raise RuntimeError(f"makemessages failed:\n{merged.stderr or merged.stdout}")
         for code in languages:
             catalogue = copy / "locale" / code / "LC_MESSAGES" / "django.po"
             result = subprocess.run(
