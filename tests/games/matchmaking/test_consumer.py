@@ -123,3 +123,32 @@ def test_a_visitor_is_refused(asgi_server):
             await socket.close()
 
     assert asyncio.run(scenario())["code"] == "not_logged_in"
+
+
+def test_players_on_two_daphne_processes_are_paired_by_waves_their_sockets_drive(
+    start_asgi_server, make_player, lobby_settled
+):
+    # A gap of 230: too wide at first (200), met once each has missed 2 waves (200 + 2 * 24).
+    # No beat process runs: the waiting sockets ask for the waves.
+    low, high = make_player("low", 1500), make_player("high", 1730)
+    servers = [start_asgi_server(), start_asgi_server()]
+    cookies = [session_cookie_for(low), session_cookie_for(high)]
+
+    async def scenario():
+        sockets = [await LobbySocket.open(server.extra["url"], cookie)
+                   for server, cookie in zip(servers, cookies, strict=True)]
+        try:
+            for socket in sockets:
+                await socket.next("lobby")
+                await socket.send({"type": "pool_join", "pool": "5+3"})
+            start = time.monotonic()
+            paired = [await socket.next("paired", timeout=20) for socket in sockets]
+            return paired, time.monotonic() - start
+        finally:
+            for socket in sockets:
+                await socket.close()
+
+    paired, waited = asyncio.run(scenario())
+
+    assert paired[0]["match_id"] == paired[1]["match_id"]
+    assert waited >= 5  # not at once: the range had to widen over two 3-second waves
