@@ -35,6 +35,7 @@ from games.rules import Game, GameRecord, State
 from games.rules.cards import CARD_NAMES, mask_codes
 
 HISTORY_PAGE_SIZE = 25
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 # --- a match as a rules-engine game ----------------------------------------------------------
@@ -399,6 +400,7 @@ class HistorySeat:
     name: str
     url: str | None
     trump: str
+    symbol: str
     result: str
     is_ai: bool
     rating_after: int | None
@@ -499,6 +501,7 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
                 url=reverse("profile", args=[seat.user.username])
                 if seat.user_id is not None and seat.ai_level is None else None,
                 trump=seat.trump,
+                symbol=SUIT_SYMBOLS.get(seat.trump, ""),
                 result=seat.result,
                 is_ai=seat.is_ai,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,

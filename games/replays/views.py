@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -100,7 +101,13 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 def replay_data(request: HttpRequest, match_id: int) -> JsonResponse:
     """The replay's data as JSON: a live replay fetches it again after a gap in the moves."""
     match, seat = _visible_match(request, match_id)
-    data = selectors.replay_of_match(match=match, viewer_seat=seat).data
+    # Every spectator of a live game fetches this after each move: one computation per
+    # version (and seat) serves them all.
+    key = f"replays:data:{match.pk}:{match.version}:{'-' if seat is None else seat}"
+    data = cache.get(key)
+    if data is None:
+        data = selectors.replay_of_match(match=match, viewer_seat=seat).data
+        cache.set(key, data, 120)
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store" if data["live"] else "private, max-age=60"
     return response
