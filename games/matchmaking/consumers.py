@@ -42,6 +42,9 @@ from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
 
 MAX_MESSAGE_BYTES = 1024
+# A socket that is not searching re-reads the lobby every this many ticks (it is told of
+# changes to seeks and challenges at once; this catches a message the layer dropped).
+REFRESH_EVERY_TICKS = 5
 logger = logging.getLogger(__name__)
 
 
@@ -86,19 +89,25 @@ class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             )
 
     async def _tick(self) -> None:
-        """Keep this socket's entry and seeks alive, and ask for a wave of its pool."""
+        """Keep this socket's entry and seeks alive and ask for a wave of its pool; refresh
+        the lobby (pool counts, a missed broadcast) every tick while searching, else now and
+        then."""
+        ticks = 0
         while True:
             await asyncio.sleep(services.wave_seconds())
+            ticks += 1
             try:
-                await database_sync_to_async(self._beat)()
-                await self._send_lobby()
+                searching = await database_sync_to_async(self._beat)()
+                if searching or ticks % REFRESH_EVERY_TICKS == 0:
+                    await self._send_lobby()
             except Exception:  # one failed tick (a database hiccup) must not end the socket
                 logger.exception("lobby tick failed")
 
-    def _beat(self) -> None:
+    def _beat(self) -> bool:
         pool = services.lobby_heartbeat(user=self.user, channel_name=self.channel_name)
         if pool is not None:
             services.pool_wave(pool=pool)
+        return pool is not None
 
     # --- from the client ------------------------------------------------------------------
 

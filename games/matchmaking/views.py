@@ -21,16 +21,15 @@ from games.matchmaking.forms import ChallengeForm
 def lobby_labels() -> dict[str, Any]:
     """Every word the lobby's script shows, translated here (the script holds no text)."""
     return {
-        "searching": _("Searching for an opponent"),
-        "waited": _("waited"),
         "cancel": _("Cancel"),
         "accept": _("Accept"),
         "yours": _("your seek"),
         "rated": _("rated"),
         "casual": _("casual"),
         "noSeeks": _("No open seeks. Create one!"),
-        "waiting": _("waiting"),
-        "challengeFrom": _("Challenge from"),
+        # Placeholders filled in by the script, so that translators may reorder the words.
+        "waiting": _("%(count)s waiting"),
+        "challengeFrom": _("Challenge from %(name)s"),
         "open": _("Open"),
         "liveMatch": _("You are playing a game."),
         "goToGame": _("Go to your game"),

@@ -20,6 +20,10 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+}
+
 function el(tag, attributes = {}, text = "") {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
@@ -44,7 +48,7 @@ function renderPools(pools, me) {
     const button = root.querySelector(`[data-pool="${CSS.escape(pool.key)}"]`);
     if (!button) continue;
     button.querySelector("[data-role=waiting]").textContent =
-      pool.waiting ? `${pool.waiting} ${labels.waiting}` : "";
+      pool.waiting ? fill(labels.waiting, { count: pool.waiting }) : "";
     button.classList.toggle("active", me.searching?.pool === pool.key);
   }
   if (me.searching) {
@@ -95,8 +99,8 @@ function renderMe(me) {
   list.replaceChildren();
   for (const challenge of me.challenges_in) {
     const item = el("li", { "data-testid": "challenge-in" });
-    item.append(`${labels.challengeFrom} ${challenge.from} · ${challenge.time_control} · `
-      + `${challenge.rated ? labels.rated : labels.casual} `);
+    item.append(`${fill(labels.challengeFrom, { name: challenge.from })} · `
+      + `${challenge.time_control} · ${challenge.rated ? labels.rated : labels.casual} `);
     item.append(el("a", { href: challenge.url, class: "button small primary" }, labels.open));
     list.append(item);
   }
