@@ -4,6 +4,7 @@ one whose string changed a little (msgmerge then marks the old translation fuzzy
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -40,13 +41,25 @@ def project_copy(tmp_path: Path, settings: object) -> Path:
     shutil.copytree(
         base, copy, ignore=shutil.ignore_patterns(*EXCLUDED_DIRS, "__pycache__", "*.mo")
     )
-    (copy / "templates" / "pages" / "new.html").write_text(NEW_PAGE)
-    (copy / "static" / "js" / "new.js").write_text(NEW_SCRIPT)
     settings.BASE_DIR = copy  # type: ignore[attr-defined]
     return copy
 
 
+def add_new_page(copy: Path) -> None:
+    (copy / "templates" / "pages" / "new.html").write_text(NEW_PAGE)
+    (copy / "static" / "js" / "new.js").write_text(NEW_SCRIPT)
+
+
+def counts(summary: str) -> dict[str, int]:
+    """{"untranslated": 1, "fuzzy": 2} from msgfmt's "471 translated messages, 2 fuzzy ..."."""
+    found = dict.fromkeys(("translated", "fuzzy", "untranslated"), 0)
+    for number, kind in re.findall(r"(\d+) (translated|fuzzy|untranslated)", summary):
+        found[kind] = int(number)
+    return found
+
+
 def test_unmarked_text_is_found_with_its_line(project_copy: Path) -> None:
+    add_new_page(project_copy)
     found = {(f.path, f.line, f.text) for f in unmarked_template_text()}
     assert ("templates/pages/new.html", 4, "A heading nobody marked") in found
     assert ("templates/pages/new.html", 5, "A tooltip nobody marked") in found
@@ -55,17 +68,23 @@ def test_unmarked_text_is_found_with_its_line(project_copy: Path) -> None:
 
 
 def test_a_sentence_in_a_script_is_found(project_copy: Path) -> None:
+    add_new_page(project_copy)
     found = {(f.path, f.line, f.text) for f in unmarked_script_text()}
     assert ("static/js/new.js", 1, "Press the button to play") in found
 
 
 def test_a_missing_or_fuzzy_translation_is_found(project_copy: Path) -> None:
-    gaps = catalogue_gaps()
+    """The new page adds one string nobody translated and one that changed a little; the
+    count of each grows by one (others may be working on strings of their own right now)."""
+    before = catalogue_gaps()
+    add_new_page(project_copy)
+    after = catalogue_gaps()
     languages = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
-    assert sorted(gaps) == sorted(languages)
-    for summary in gaps.values():
-        assert "1 untranslated message" in summary
-        assert "1 fuzzy translation" in summary
+    assert sorted(after) == sorted(languages)
+    for code in languages:
+        old, new = counts(before.get(code, "")), counts(after[code])
+        assert new["untranslated"] == old["untranslated"] + 1, after[code]
+        assert new["fuzzy"] == old["fuzzy"] + 1, after[code]
 
 
 def test_text_only_keeps_line_numbers() -> None:
