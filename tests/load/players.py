@@ -1,0 +1,263 @@
+"""The bots of the load tool: each plays one seat over a real match socket, with think time.
+
+A player connects to one of the servers, plays until the game ends (then offers a rematch and
+follows it to the new match) or until the run's end. If its socket breaks it reconnects, to the
+next server in its list, and carries on from the state it is sent: a move that was in flight
+when the socket broke is found in the move list if it was played, and sent again if not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import websockets
+
+from tests.load.client import MatchClient
+from tests.load.stats import Stats
+
+RECONNECT_PAUSE = 0.5
+CONNECT_ATTEMPTS = 60  # with the pause: half a minute to find a live server
+REPLY_TIMEOUT = 20.0
+
+
+@dataclass
+class Seat:
+    """One bot's place: the match it plays now, its seat, and how it reaches the servers."""
+
+    match_id: int
+    seat: int
+    cookie: str
+    servers: list[str]
+    server_index: int = 0
+    ai_level: int | None = None  # the opponent's level, in a game against the AI
+
+
+@dataclass
+class Timing:
+    think_min: float
+    think_max: float
+    stop_at: float  # time.monotonic() after which no new move is started
+    rematch: bool = True
+    max_games: int = 1_000_000
+
+
+class Broken(Exception):
+    """The socket closed or stopped answering: reconnect."""
+
+
+class Player:
+    def __init__(self, place: Seat, timing: Timing, stats: Stats, rng: random.Random,
+                 seen: dict[tuple[int, int], float] | None = None) -> None:
+        self.place = place
+        self.timing = timing
+        self.stats = stats
+        self.rng = rng
+        self.client: MatchClient | None = None
+        # (match, ply) -> when its mover sent it: the opponent in this process reports when
+        # the new state reached it (the move's delivery across processes).
+        self.sent_at = seen if seen is not None else {}
+        self.pending: tuple[int, str] | None = None  # (ply, move) sent, no reply yet
+        self.ai_wait_from: tuple[int, float] | None = None  # (ply the AI must reach, since)
+        self.games = 0
+
+    @property
+    def counts_games(self) -> bool:
+        """One player of each game counts it: seat 0 of a duel, the human against the AI."""
+        return self.place.seat == 0 or self.place.ai_level is not None
+
+    def count_game(self) -> None:
+        if self.counts_games:
+            self.stats.games_started += 1
+
+    # --- connection ----------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        last: Exception | None = None
+        for attempt in range(CONNECT_ATTEMPTS):
+            url = self.place.servers[self.place.server_index % len(self.place.servers)]
+            try:
+                self.client = await MatchClient.open(url, self.place.match_id, self.place.cookie,
+                                                     max_size=2**22)
+                self.stats.opened()
+                return
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as error:
+                last = error
+                self.stats.errors[f"connect:{type(error).__name__}"] += 1
+                self.place.server_index += 1
+                await asyncio.sleep(RECONNECT_PAUSE * min(4, attempt + 1))
+        raise RuntimeError(f"no server accepted match {self.place.match_id}: {last}")
+
+    async def disconnect(self) -> None:
+        if self.client is not None:
+            client, self.client = self.client, None
+            self.stats.closed()
+            with contextlib.suppress(Exception):
+                await client.close()
+
+    async def recv(self, timeout: float = REPLY_TIMEOUT) -> dict[str, Any]:
+        assert self.client is not None
+        try:
+            message = await self.client.recv(timeout)
+        except (websockets.exceptions.ConnectionClosed, TimeoutError, OSError) as error:
+            raise Broken(type(error).__name__) from error
+        self.observe(message)
+        return message
+
+    def observe(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "state":
+            return
+        now = time.monotonic()
+        ply, you = message["ply"], message["you"]
+        last = message.get("last_move")
+        if last is not None and last["seat"] != you:
+            sent = self.sent_at.pop((message["id"], last["ply"]), None)
+            if sent is not None:
+                self.stats.seen_by_opponent.append(now - sent)
+        if self.ai_wait_from is not None:
+            target, since = self.ai_wait_from
+            if ply >= target or message["result"] is not None:
+                if ply >= target and self.place.ai_level is not None:
+                    self.stats.ai_latency.setdefault(self.place.ai_level, []).append(now - since)
+                self.ai_wait_from = None
+
+    # --- play ----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        await asyncio.sleep(self.rng.uniform(0, self.timing.think_max))  # spread the starts
+        self.count_game()
+        while True:
+            try:
+                if self.client is None:
+                    await self.connect()
+                    self.reconcile()
+                more = await self.play_game()
+            except Broken as error:
+                self.stats.errors[f"socket:{error}"] += 1
+                self.stats.reconnects += 1
+                await self.disconnect()
+                self.place.server_index += 1
+                continue
+            if not more:
+                break
+        await self.disconnect()
+
+    def reconcile(self) -> None:
+        """After a reconnect: was the move in flight played? (It is in the move list if so.)"""
+        if self.pending is None or self.client is None or self.client.state is None:
+            return
+        ply, move = self.pending
+        moves = self.client.state["moves"]
+        if len(moves) > ply and moves[ply] == [self.place.seat, move]:
+            self.stats.applied_unacked.append((self.place.match_id, ply + 1, self.place.seat,
+                                               move))
+        self.pending = None
+
+    async def play_game(self) -> bool:
+        """Play on until the game ends (True: go on with the rematch) or the run ends."""
+        assert self.client is not None
+        while True:
+            state = self.client.state
+            assert state is not None
+            if state["result"] is not None:
+                if self.counts_games:
+                    self.stats.games_finished += 1
+                self.games += 1
+                return await self.follow_rematch()
+            if time.monotonic() >= self.timing.stop_at:
+                return False
+            if state["status"] == "trumps":
+                choice = state["trump_choice"] or {}
+                if choice.get("chooser") == state["you"]:
+                    await self.think()
+                    if self.client.state is state:  # nothing changed meanwhile
+                        await self.act({"type": "trump",
+                                        "suit": self.rng.choice(choice["free"])})
+                    continue
+            elif state["to_move"] == state["you"] and state["legal_moves"]:
+                await self.think()
+                if self.client.state is state:  # nothing changed meanwhile
+                    await self.move(state)
+                continue
+            await self.recv()  # the other's move, or the AI's
+
+    async def think(self) -> None:
+        """Think, reading what arrives meanwhile (so the state stays fresh)."""
+        assert self.client is not None
+        deadline = time.monotonic() + self.rng.uniform(self.timing.think_min,
+                                                       self.timing.think_max)
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                self.observe(await self.client.recv(remaining))
+            except TimeoutError:
+                return
+            except (websockets.exceptions.ConnectionClosed, OSError) as error:
+                raise Broken(type(error).__name__) from error
+
+    async def move(self, state: dict[str, Any]) -> None:
+        move = self.rng.choice(state["legal_moves"])
+        ply = state["ply"]
+        sent = time.monotonic()
+        self.pending = (ply, move)
+        self.sent_at[(state["id"], ply + 1)] = sent
+        reply = await self.act({"type": "move", "move": move, "ply": ply})
+        self.pending = None
+        if reply["type"] == "ok":
+            now = time.monotonic()
+            self.stats.move_rtt.append(now - sent)
+            self.stats.acks.append((state["id"], ply + 1, state["you"], move))
+            self.stats.moved(now)
+            if self.place.ai_level is not None:
+                self.ai_wait_from = (ply + 2, now)
+        else:
+            self.sent_at.pop((state["id"], ply + 1), None)
+
+    async def act(self, message: dict[str, Any]) -> dict[str, Any]:
+        assert self.client is not None
+        try:
+            await self.client.send(message)
+        except (websockets.exceptions.ConnectionClosed, OSError) as error:
+            raise Broken(type(error).__name__) from error
+        while True:
+            reply = await self.recv()
+            if reply["type"] == "ok" and reply.get("for") == message["type"]:
+                # The new state follows the ok: play on from it, not from the old one.
+                while self.client.state is None or (
+                    self.client.state["version"] < reply["version"]
+                ):
+                    await self.recv()
+                return reply
+            if reply["type"] == "error":
+                self.stats.errors[f"{message['type']}:{reply['code']}"] += 1
+                return reply
+
+    async def follow_rematch(self) -> bool:
+        """Offer a rematch and move to the new match once both agreed (the AI always does)."""
+        if not self.timing.rematch or self.games >= self.timing.max_games or (
+            time.monotonic() >= self.timing.stop_at
+        ):
+            return False
+        assert self.client is not None
+        state = self.client.state
+        assert state is not None
+        deadline = time.monotonic() + 30
+        if state.get("rematch_id") is None:
+            reply = await self.act({"type": "rematch"})
+            if reply["type"] == "ok" and reply.get("match_id"):
+                state = {**state, "rematch_id": reply["match_id"]}
+        while (state.get("rematch_id") is None) and time.monotonic() < deadline:
+            await self.recv()
+            state = self.client.state
+            assert state is not None
+        if state.get("rematch_id") is None:
+            self.stats.errors["rematch:timeout"] += 1
+            return False
+        await self.disconnect()
+        self.place.match_id = int(state["rematch_id"])
+        self.count_game()
+        await self.connect()
+        return True

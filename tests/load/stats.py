@@ -1,0 +1,66 @@
+"""What the load clients count: latencies, acknowledged moves, errors, connections."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """The p-th percentile (nearest rank) of `values`, or None if there are none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Stats:
+    """Per client process; merged in the parent. Times are in seconds."""
+
+    move_rtt: list[float] = field(default_factory=list)  # move sent -> its "ok"
+    seen_by_opponent: list[float] = field(default_factory=list)  # move sent -> other's state
+    ai_latency: dict[int, list[float]] = field(default_factory=dict)  # level -> latencies
+    acks: list[tuple[int, int, int, str]] = field(default_factory=list)  # match, ply, seat, move
+    applied_unacked: list[tuple[int, int, int, str]] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    games_finished: int = 0
+    games_started: int = 0
+    connections_open: int = 0
+    connections_peak: int = 0
+    reconnects: int = 0
+    loop_lag_max: float = 0.0
+    first_move_at: float | None = None
+    last_move_at: float | None = None
+
+    def opened(self) -> None:
+        self.connections_open += 1
+        self.connections_peak = max(self.connections_peak, self.connections_open)
+
+    def closed(self) -> None:
+        self.connections_open -= 1
+
+    def moved(self, now: float) -> None:
+        if self.first_move_at is None:
+            self.first_move_at = now
+        self.last_move_at = now
+
+    def merge(self, other: Stats) -> None:
+        self.move_rtt += other.move_rtt
+        self.seen_by_opponent += other.seen_by_opponent
+        for level, values in other.ai_latency.items():
+            self.ai_latency.setdefault(level, []).extend(values)
+        self.acks += other.acks
+        self.applied_unacked += other.applied_unacked
+        self.errors.update(other.errors)
+        self.games_finished += other.games_finished
+        self.games_started += other.games_started
+        self.connections_open += other.connections_open
+        self.connections_peak += other.connections_peak
+        self.reconnects += other.reconnects
+        self.loop_lag_max = max(self.loop_lag_max, other.loop_lag_max)
+        for name, pick in (("first_move_at", min), ("last_move_at", max)):
+            values = [v for v in (getattr(self, name), getattr(other, name)) if v is not None]
+            setattr(self, name, pick(values) if values else None)

@@ -1,0 +1,564 @@
+"""The load tool: many bots playing real games over the match sockets of real servers.
+
+    python -m tests.load --duels 500 --duration 300 --think 2 6
+    python -m tests.load --duels 0 --ai-games 4 --ai-level 1 --duration 120
+
+By default it starts its own production topology on this machine (`--servers` daphne processes
+and one Celery worker, `DJANGO_ENV=production`) on its own database (`--database-url`, created
+and migrated if missing) and its own Redis database index, and stops them at the end. Users and
+matches are created through the ORM and services (the pairing pages are tested elsewhere); every
+move goes over a real socket. The two players of a duel connect to different servers, so every
+move crosses processes through Redis.
+
+It prints connections held, moves per second, the move round trip (sent -> "ok") and the
+delivery to the opponent (sent -> the opponent's new state) at p50/p95/p99, the AI's move
+latency per level, errors, memory and CPU of each server process, and the consistency check:
+every move a client saw acknowledged is in the database exactly once, every match's moves are
+plies 1..n without gaps or repeats and replay to its stored position, and every finished game
+replays to its stored result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.load.stats import Stats, percentile
+
+
+@dataclass
+class Config:
+    duels: int = 10
+    ai_games: int = 0
+    ai_levels: list[int] = field(default_factory=lambda: [1])
+    duration: float = 20.0
+    think_min: float = 2.0
+    think_max: float = 6.0
+    clock: str | None = "600+5"
+    rated: bool = True
+    client_procs: int = 1
+    seed: int = 0
+    rematch: bool = True
+
+
+@dataclass
+class Place:
+    """What a client process needs to play one seat (plain data: it crosses a fork)."""
+
+    match_id: int
+    seat: int
+    cookie: str
+    servers: list[str]
+    ai_level: int | None = None
+
+
+# --- setup (in the parent, through the ORM) ---------------------------------------------------
+
+
+def create_users(count: int, prefix: str) -> list[Any]:
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    users = []
+    for i in range(count):
+        user = user_model(username=f"{prefix}{i}", email=f"{prefix}{i}@load.invalid")
+        user.set_unusable_password()
+        users.append(user)
+    user_model.objects.bulk_create(users, batch_size=500)
+    return list(user_model.objects.filter(username__startswith=prefix).order_by("pk"))
+
+
+def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
+    """Users, sessions and matches; the places grouped by the game they play."""
+    from games import services
+    from games.services import Player
+    from tests.load.sessions import session_cookie
+
+    rng = random.Random(config.seed)
+    prefix = f"load{secrets.token_hex(3)}-"
+    users = create_users(2 * config.duels + config.ai_games, prefix)
+    clock: tuple[int | None, int] = (None, 0)
+    if config.clock:
+        initial, increment = config.clock.split("+")
+        clock = (int(initial), int(increment))
+    groups: list[list[Place]] = []
+    for d in range(config.duels):
+        a, b = users[2 * d], users[2 * d + 1]
+        match = services.match_create(
+            players=[Player(user=a), Player(user=b)], rated=config.rated and bool(config.clock),
+            clock_initial=clock[0], clock_increment=clock[1], trumps=rng.choice(["SH", "DC"]),
+        )
+        # The two players of a duel are on different servers: each move crosses processes.
+        groups.append([
+            Place(match.pk, 0, session_cookie(a), rotate(servers, d)),
+            Place(match.pk, 1, session_cookie(b), rotate(servers, d + 1)),
+        ])
+    for g in range(config.ai_games):
+        user = users[2 * config.duels + g]
+        level = config.ai_levels[g % len(config.ai_levels)]
+        human = rng.randrange(2)
+        players = [Player(ai_level=level), Player(ai_level=level)]
+        players[human] = Player(user=user)
+        match = services.match_create(players=players, clock_initial=clock[0],
+                                      clock_increment=clock[1], trumps="SH")
+        groups.append([Place(match.pk, human, session_cookie(user), rotate(servers, g), level)])
+    return groups
+
+
+def rotate(servers: list[str], by: int) -> list[str]:
+    by %= len(servers)
+    return servers[by:] + servers[:by]
+
+
+# --- the clients (in child processes) ---------------------------------------------------------
+
+
+async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: int) -> Stats:
+    from tests.load.players import Player, Seat, Timing
+
+    stats = Stats()
+    timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch)
+    rng = random.Random(seed)
+    monitor = asyncio.create_task(watch_loop(stats))
+    players = []
+    for group in groups:
+        shared: dict[tuple[int, int], float] = {}
+        for place in group:
+            seat = Seat(place.match_id, place.seat, place.cookie, place.servers,
+                        ai_level=place.ai_level)
+            players.append(Player(seat, timing, stats, random.Random(rng.random()), shared))
+    results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            stats.errors[f"client:{type(result).__name__}:{str(result)[:80]}"] += 1
+    monitor.cancel()
+    return stats
+
+
+async def watch_loop(stats: Stats) -> None:
+    """The client's own event-loop lag: if it is large, the client (not the server) is slow."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.1)
+        stats.loop_lag_max = max(stats.loop_lag_max, time.monotonic() - before - 0.1)
+
+
+def client_process(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
+                   out: Any) -> None:
+    started = time.process_time()
+    stats = asyncio.run(play(groups, config, stop_at, seed))
+    out.put((stats, time.process_time() - started))
+
+
+def run_clients(groups: list[list[Place]], config: Config) -> tuple[Stats, float]:
+    """Play all games until `config.duration` has passed; the stats and the clients' CPU s."""
+    stop_at = time.monotonic() + config.duration
+    if config.client_procs <= 1:
+        started = time.process_time()
+        stats = asyncio.run(play(groups, config, stop_at, config.seed))
+        return stats, time.process_time() - started
+    from django.db import connections
+
+    connections.close_all()  # a forked child must not share the parent's database sockets
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    shares = [groups[i::config.client_procs] for i in range(config.client_procs)]
+    children = [context.Process(target=client_process,
+                                args=(share, config, stop_at, config.seed + i, out))
+                for i, share in enumerate(shares) if share]
+    for child in children:
+        child.start()
+    total, cpu = Stats(), 0.0
+    for _ in children:
+        stats, used = out.get()
+        total.merge(stats)
+        cpu += used
+    for child in children:
+        child.join()
+    return total, cpu
+
+
+# --- the consistency check (in the parent, through the ORM) -----------------------------------
+
+
+def check_consistency(stats: Stats, match_ids: set[int]) -> dict[str, Any]:
+    from games.models import Match, Move, Status
+    from games.rules import Game, State
+
+    rows: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
+    for match_id, ply, seat, text in Move.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", "ply", "seat", "text"
+    ):
+        rows[(match_id, ply)].append((seat, text))
+    lost, duplicated, wrong = [], [], []
+    for match_id, ply, seat, move in [*stats.acks, *stats.applied_unacked]:
+        found = rows.get((match_id, ply), [])
+        if not found:
+            lost.append((match_id, ply, move))
+        elif len(found) > 1:
+            duplicated.append((match_id, ply, move))
+        elif found[0] != (seat, move):
+            wrong.append((match_id, ply, move, found[0]))
+    gaps, bad_replay, bad_result, finished = [], [], [], 0
+    decided_by_play = {"normal", "draw rule", "repetition", "move limit"}
+    for match in Match.objects.filter(pk__in=match_ids):
+        plies = sorted(p for (m, p) in rows if m == match.pk)
+        if plies != list(range(1, match.ply + 1)) or any(
+            len(rows[(match.pk, p)]) != 1 for p in plies
+        ):
+            gaps.append(match.pk)
+            continue
+        if not match.deal_tpn:
+            continue
+        game = Game(State.from_tpn(match.deal_tpn, strict=match.variant == "strict"),
+                    seed=match.seed, dealer=match.dealer)
+        try:
+            for p in plies:
+                game.play(rows[(match.pk, p)][0][1])
+        except Exception as error:
+            bad_replay.append((match.pk, str(error)))
+            continue
+        if match.position_tpn and game.state.tpn() != match.position_tpn:
+            bad_replay.append((match.pk, "position differs"))
+        if match.status == Status.FINISHED:
+            finished += 1
+            if match.termination in decided_by_play:
+                outcome = game.outcome()
+                if outcome is None or outcome.loser != match.loser_seat or (
+                    (outcome.loser is None) != (match.result == "draw")
+                ):
+                    bad_result.append(match.pk)
+    return {
+        "acknowledged_moves": len(stats.acks),
+        "applied_while_unacknowledged": len(stats.applied_unacked),
+        "lost": len(lost), "duplicated": len(duplicated), "wrong": len(wrong),
+        "matches_checked": len(match_ids), "matches_with_gaps": len(gaps),
+        "bad_replays": len(bad_replay), "finished_games_checked": finished,
+        "results_not_replayed": len(bad_result),
+        "examples": {"lost": lost[:5], "duplicated": duplicated[:5], "wrong": wrong[:5],
+                     "gaps": gaps[:5], "bad_replay": bad_replay[:5], "bad_result": bad_result[:5]},
+        "ok": not (lost or duplicated or wrong or gaps or bad_replay or bad_result),
+    }
+
+
+def matches_played(groups: list[list[Place]]) -> set[int]:
+    """The first matches and every rematch that followed them."""
+    from games.models import Match
+
+    ids = {place.match_id for group in groups for place in group}
+    frontier = set(ids)
+    while frontier:
+        frontier = set(Match.objects.filter(previous_id__in=frontier).values_list("pk",
+                                                                                  flat=True))
+        frontier -= ids
+        ids |= frontier
+    return ids
+
+
+# --- process figures --------------------------------------------------------------------------
+
+
+def proc_figures(pid: int) -> dict[str, float]:
+    """Resident memory (MiB) and CPU seconds so far of a process and its children."""
+    rss = 0.0
+    cpu = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for p in [pid, *child_pids(pid)]:
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            rss += int(next(line.split()[1] for line in status.splitlines()
+                            if line.startswith("VmRSS:"))) / 1024
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, StopIteration, IndexError, ValueError):
+            continue
+    return {"rss_mib": rss, "cpu_s": cpu}
+
+
+def child_pids(pid: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    found = [int(c) for c in children]
+    for child in list(found):
+        found += child_pids(child)
+    return found
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | None = None,
+             log: Any = print) -> dict[str, Any]:
+    """Set up, play, check; the report as a dict (the servers must be running)."""
+    server_pids = server_pids or {}
+    log(f"setting up {config.duels} duels and {config.ai_games} games against the AI ...")
+    started = time.monotonic()
+    groups = create_places(config, servers)
+    log(f"  set up in {time.monotonic() - started:.1f} s")
+    before = {name: proc_figures(pid) for name, pid in server_pids.items()}
+    log(f"playing for {config.duration:.0f} s (think {config.think_min}-{config.think_max} s) ...")
+    peak: dict[str, dict[str, float]] = {}
+    sampler_stop = multiprocessing.Event() if server_pids else None
+    began = time.monotonic()
+    if server_pids:
+        import threading
+
+        def sample() -> None:
+            assert sampler_stop is not None
+            while not sampler_stop.wait(2.0):
+                for name, pid in server_pids.items():
+                    figures = proc_figures(pid)
+                    if figures["rss_mib"] > peak.get(name, {}).get("rss_mib", 0):
+                        peak[name] = figures
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+    stats, client_cpu = run_clients(groups, config)
+    elapsed = time.monotonic() - began
+    if sampler_stop is not None:
+        sampler_stop.set()
+    after = {name: proc_figures(pid) for name, pid in server_pids.items()}
+    log("checking the database ...")
+    from django.db import connections
+
+    connections.close_all()
+    consistency = check_consistency(stats, matches_played(groups))
+    moving = (stats.last_move_at or 0) - (stats.first_move_at or 0)
+    players = sum(len(g) for g in groups)
+    report: dict[str, Any] = {
+        "config": config.__dict__,
+        "servers": servers,
+        "elapsed_s": round(elapsed, 1),
+        "players": players,
+        "connections_peak": stats.connections_peak,
+        "reconnects": stats.reconnects,
+        "moves_acknowledged": len(stats.acks),
+        "moves_per_second": round(len(stats.acks) / moving, 1) if moving > 0 else 0.0,
+        "move_rtt_ms": ms_percentiles(stats.move_rtt),
+        "delivery_to_opponent_ms": ms_percentiles(stats.seen_by_opponent),
+        "ai_move_ms": {level: ms_percentiles(values)
+                       for level, values in sorted(stats.ai_latency.items())},
+        "games_started": stats.games_started,
+        "games_finished": stats.games_finished,
+        "errors": dict(stats.errors.most_common()),
+        "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
+        "client_cpu_s": round(client_cpu, 1),
+        "consistency": consistency,
+        "processes": {
+            name: {
+                "rss_mib_before": round(before[name]["rss_mib"], 1),
+                "rss_mib_peak": round(peak.get(name, after[name])["rss_mib"], 1),
+                "rss_mib_after": round(after[name]["rss_mib"], 1),
+                "cpu_cores_used": round((after[name]["cpu_s"] - before[name]["cpu_s"])
+                                        / max(elapsed, 1e-9), 2),
+            }
+            for name in server_pids
+        },
+    }
+    daphnes = [n for n in server_pids if n.startswith("daphne")]
+    if daphnes and stats.connections_peak:
+        grown = sum(report["processes"][n]["rss_mib_peak"] - report["processes"][n][
+            "rss_mib_before"] for n in daphnes)
+        report["memory_per_connection_kib"] = round(grown * 1024 / stats.connections_peak, 1)
+    return report
+
+
+def ms_percentiles(values: list[float]) -> dict[str, float | int | None]:
+    result: dict[str, float | int | None] = {"n": len(values)}
+    for p in (50, 95, 99):
+        value = percentile(values, p)
+        result[f"p{p}"] = None if value is None else round(value * 1000, 1)
+    result["max"] = round(max(values) * 1000, 1) if values else None
+    return result
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [
+        f"players {report['players']}, connections held (peak) {report['connections_peak']}, "
+        f"reconnects {report['reconnects']}, run {report['elapsed_s']} s",
+        f"moves acknowledged {report['moves_acknowledged']}, "
+        f"{report['moves_per_second']} moves/s",
+        f"move round trip (sent -> ok) ms: {fmt(report['move_rtt_ms'])}",
+        f"delivery to the opponent (other process) ms: {fmt(report['delivery_to_opponent_ms'])}",
+    ]
+    for level, figures in report["ai_move_ms"].items():
+        lines.append(f"AI level {level} move latency ms: {fmt(figures)}")
+    lines.append(f"games started {report['games_started']}, finished "
+                 f"{report['games_finished']}")
+    lines.append(f"errors: {report['errors'] or 'none'}")
+    lines.append(f"client: loop lag max {report['client_loop_lag_max_ms']} ms, "
+                 f"CPU {report['client_cpu_s']} s")
+    for name, figures in report["processes"].items():
+        lines.append(
+            f"{name}: RSS {figures['rss_mib_before']} -> peak {figures['rss_mib_peak']} -> "
+            f"after {figures['rss_mib_after']} MiB, {figures['cpu_cores_used']} cores"
+        )
+    if "memory_per_connection_kib" in report:
+        lines.append(f"memory per connection: {report['memory_per_connection_kib']} KiB")
+    c = report["consistency"]
+    lines.append(
+        f"consistency: {'OK' if c['ok'] else 'FAILED'} - {c['acknowledged_moves']} acknowledged "
+        f"(+{c['applied_while_unacknowledged']} applied while in flight), lost {c['lost']}, "
+        f"duplicated {c['duplicated']}, wrong {c['wrong']}; {c['matches_checked']} matches, "
+        f"gaps {c['matches_with_gaps']}, bad replays {c['bad_replays']}; "
+        f"{c['finished_games_checked']} finished games, results not replayed "
+        f"{c['results_not_replayed']}"
+    )
+    if not c["ok"]:
+        lines.append(f"  examples: {c['examples']}")
+    return "\n".join(lines)
+
+
+def fmt(figures: dict[str, Any]) -> str:
+    return (f"p50 {figures['p50']}, p95 {figures['p95']}, p99 {figures['p99']}, "
+            f"max {figures['max']} (n={figures['n']})")
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duels", type=int, default=10)
+    parser.add_argument("--ai-games", type=int, default=0)
+    parser.add_argument("--ai-level", type=int, action="append", dest="ai_levels")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
+    parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0),
+                        metavar=("MIN", "MAX"), help="seconds a bot thinks per move")
+    parser.add_argument("--clock", default="600+5", help="'initial+increment' s, or 'none'")
+    parser.add_argument("--casual", action="store_true", help="unrated duels")
+    parser.add_argument("--servers", type=int, default=2, help="daphne processes to start")
+    parser.add_argument("--url", action="append", help="use running servers instead")
+    parser.add_argument("--worker-args", default="--pool=solo --concurrency=1",
+                        help="Celery worker options (default: one worker process)")
+    parser.add_argument("--no-worker", action="store_true")
+    parser.add_argument("--client-procs", type=int, default=1)
+    parser.add_argument("--database-url",
+                        default="postgres://postgres@127.0.0.1:5432/yourtrumps_load")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/6")
+    parser.add_argument("--conn-max-age", default="60",
+                        help="DB_CONN_MAX_AGE of the servers (seconds; 0: a connection per query)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", help="also write the report to this file")
+    return parser.parse_args(argv)
+
+
+def prepare_environment(args: argparse.Namespace) -> dict[str, str]:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings",
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "CHANNEL_LAYER_PREFIX": "yt-load",
+        "CACHE_KEY_PREFIX": "yt-load",
+        "DB_CONN_MAX_AGE": args.conn_max_age,
+        "LOG_LEVEL": "WARNING",
+    }
+    os.environ.update(env)
+    return env
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                                    (name,)).fetchone()
+        if not exists:
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    env = prepare_environment(args)
+    config = Config(
+        duels=args.duels, ai_games=args.ai_games, ai_levels=args.ai_levels or [1],
+        duration=args.duration, think_min=args.think[0], think_max=args.think[1],
+        clock=None if args.clock == "none" else args.clock, rated=not args.casual,
+        client_procs=args.client_procs, seed=args.seed,
+    )
+    ensure_database(args.database_url)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import redis
+
+    from tests.support.processes import start_daphne
+
+    started: list[Any] = []
+    pids: dict[str, int] = {}
+    logs = Path(tempfile.mkdtemp(prefix="yourtrumps-load-"))
+    try:
+        if args.url:
+            servers = args.url
+        else:
+            redis.Redis.from_url(args.redis_url).flushdb()
+            servers = []
+            for _ in range(args.servers):
+                server = start_daphne(env, logs)
+                started.append(server)
+                servers.append(str(server.extra["url"]))
+                assert server.process is not None
+                pids[server.name] = server.process.pid
+            if not args.no_worker:
+                worker = start_worker(env, logs, args.worker_args.split())
+                started.append(worker)
+                wait_for_worker(worker)
+                assert worker.process is not None
+                pids["celery-worker"] = worker.process.pid
+        print(f"servers: {', '.join(servers)} (logs in {logs})")
+        report = run_load(config, servers, pids)
+        report["process_logs"] = str(logs)
+    finally:
+        for process in started:
+            process.stop()
+    print(format_report(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2, default=str))
+    return 0 if report["consistency"]["ok"] else 1
+
+
+def wait_for_worker(worker: Any) -> None:
+    from yourtrumps_site.celery import app
+
+    for _ in range(120):
+        if not worker.alive:
+            raise RuntimeError(f"the Celery worker exited:\n{worker.log_tail()}")
+        if app.control.ping(timeout=0.5):
+            return
+    raise RuntimeError(f"the Celery worker never answered:\n{worker.log_tail()}")
+
+
+def start_worker(env: dict[str, str], logs: Path, options: list[str]) -> Any:
+    """A Celery worker like the tests' one, with the pool options of this run."""
+    from tests.support.processes import VENV_BIN, ManagedProcess, child_env
+
+    return ManagedProcess(
+        name="celery:load",
+        args=[str(VENV_BIN / "celery"), "-A", "yourtrumps_site", "worker", *options,
+              "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+              "--without-heartbeat", "-n", "load@%h"],
+        env=child_env(env), log_path=logs / "celery-load.log",
+    ).start()
