@@ -21,7 +21,7 @@ from functools import cache
 BASE_GAP = 200.0
 GAP_PER_WAVE = 12.0
 MAX_BONUS = 460.0
-GROUP_SIZE = 20
+GROUP_SIZE = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,8 @@ def _best_pairs(group: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]
     edges = [
         [j for j in range(i + 1, n) if may_pair(group[i], group[j])] for i in range(n)
     ]
+    if all(len(edges[i]) == n - 1 - i for i in range(n)):
+        return _neighbours(group)
 
     @cache
     def best(remaining: int) -> tuple[int, float, tuple[tuple[int, int], ...]]:
@@ -86,3 +88,20 @@ def _best_pairs(group: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]
         return result
 
     return [(group[i], group[j]) for i, j in best((1 << n) - 1)[2]]
+
+
+def _neighbours(group: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
+    """The best pairs when anyone may meet anyone (the common case of a busy pool): pairs of
+    neighbours in rating order (crossing or nested pairs never have a smaller total gap),
+    with at most one player left out when they are odd, chosen by a linear pass."""
+    # best[i]: (pairs, -gap, chosen) over the first i players.
+    best: list[tuple[int, float, tuple[int, ...]]] = [(0, 0.0, ())]
+    for i in range(1, len(group) + 1):
+        options = [best[i - 1]]
+        if i >= 2:
+            count, gap, chosen = best[i - 2]
+            options.append(
+                (count + 1, gap - abs(group[i - 1].rating - group[i - 2].rating), (*chosen, i - 2))
+            )
+        best.append(max(options, key=lambda option: (option[0], option[1])))
+    return [(group[i], group[i + 1]) for i in best[-1][2]]
