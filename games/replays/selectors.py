@@ -232,6 +232,18 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
     }
 
 
+def analysis_key(match_id: int) -> str:
+    return f"replays:analysis:{match_id}"
+
+
+def analysis_get(*, match_id: int) -> dict[str, Any] | None:
+    """The stored analysis of a duel (``games.replays.services.analysis_run``), if any."""
+    from django.core.cache import cache
+
+    stored = cache.get(analysis_key(match_id))
+    return stored if isinstance(stored, dict) else None
+
+
 def record_available(*, match: Match) -> bool:
     """Whether the record may be given out now. It holds the deal, so every hand: for a
     game of 3-4 being played that would show the hidden cards, so only once it is over."""
@@ -262,6 +274,7 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
         if match.is_over and timed and positions:
             # A loss on time happens between moves: show the flagged clock at the end.
             positions[-1]["clocks"] = [seat.clock_ms for seat in seats]
+    analysis = analysis_get(match_id=match.pk) if match.is_over else None
     data = {
         "id": match.pk,
         "live": not match.is_over,
@@ -281,7 +294,9 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
             termination=match.termination,
             seats=seat_views,
         ),
-        "marks": {},
+        "marks": analysis.get("marks", {}) if analysis else {},
+        "analysis": {"status": analysis["status"], "reached_from": analysis.get(
+            "reached_from")} if analysis else None,
         "record_url": reverse("replays:record", args=[match.pk])
         if record_available(match=match) else None,
         "data_url": reverse("replays:replay_data", args=[match.pk]),
@@ -347,6 +362,7 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
         "positions": positions,
         "result": result,
         "marks": {},
+        "analysis": None,
         "record_url": None,
         "data_url": None,
         "socket_path": None,

@@ -25,7 +25,12 @@ from __future__ import annotations
 from datetime import UTC
 
 from games.models import Match, TerminationReason
-from games.replays.selectors import match_game_build, match_moves_get, match_seats_get
+from games.replays.selectors import (
+    analysis_key,
+    match_game_build,
+    match_moves_get,
+    match_seats_get,
+)
 from games.rules import GameRecord, RecordError, format_record, parse_record
 
 MAX_RECORD_BYTES = 200_000
@@ -72,3 +77,85 @@ def record_import(*, text: str) -> GameRecord:
     if not text.strip():
         raise RecordError(1, "the record is empty")
     return parse_record(text)
+
+
+# --- the AI's analysis of a finished duel -----------------------------------------------------
+#
+# `games.ai.analyse` finds the plies whose move changed the exact value of the duel (a won
+# game thrown away, a lost one saved). It is a search: it runs in a Celery task, never in a
+# web request. Its result is a pure function of the game, so it is kept in the cache (Redis in
+# production) with no expiry rather than in a table: if it is ever evicted, the next view
+# asks for it again.
+
+ANALYSIS_PENDING_SECONDS = 15 * 60
+"""How long a request for the analysis stands before another view may ask again."""
+ANALYSIS_UNAVAILABLE_SECONDS = 60 * 60
+"""How long to remember that the AI could not analyse (not installed, or it failed)."""
+
+
+def analysable(*, match: Match) -> bool:
+    """Only finished duels: the exact value is a duel's (perfect information)."""
+    return match.n_players == 2 and match.is_over and match.ply > 0
+
+
+def analysis_request(*, match: Match) -> str:
+    """Ask for the analysis of a finished duel unless it is done or already asked for;
+    returns its status: ``done``, ``pending``, ``unavailable`` or ``none`` (not a duel)."""
+    from django.core.cache import cache
+
+    if not analysable(match=match):
+        return "none"
+    stored = cache.get(analysis_key(match.pk))
+    if stored is not None:
+        return str(stored["status"])
+    # `add` is atomic: of many first viewers, one enqueues the task.
+    if cache.add(analysis_key(match.pk), {"status": "pending"}, ANALYSIS_PENDING_SECONDS):
+        from games.replays.tasks import analyse_match
+        from yourtrumps_site.celery import enqueue_on_commit
+
+        enqueue_on_commit(analyse_match, match.pk)
+    return "pending"
+
+
+def analysis_run(*, match_id: int) -> dict[str, object]:
+    """Analyse a finished duel and store the result (the Celery task's body)."""
+    from django.core.cache import cache
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not analysable(match=match):
+        return {"status": "none"}
+    game = match_game_build(match=match, moves=match_moves_get(match=match))
+    assert game is not None
+    try:
+        from games.ai import analyse  # type: ignore[attr-defined]
+    except ImportError:
+        result: dict[str, object] = {"status": "unavailable"}
+        cache.set(analysis_key(match_id), result, ANALYSIS_UNAVAILABLE_SECONDS)
+        return result
+    result = {"status": "done", **analysis_marks(analyse(game))}
+    cache.set(analysis_key(match_id), result, None)
+    return result
+
+
+def analysis_marks(found: object) -> dict[str, object]:
+    """The analysis as the replay shows it: ``marks`` by ply (as text, for JSON) and the
+    first ply the analysis reaches. Accepts plies, or items with a ``ply`` (and values)."""
+    reached = getattr(found, "reached_from", None)
+    items = getattr(found, "changes", found)
+    marks: dict[str, dict[str, object]] = {}
+    for item in items:  # type: ignore[attr-defined]
+        if isinstance(item, int):
+            marks[str(item)] = {}
+            continue
+        get = item.get if isinstance(item, dict) else lambda name, it=item: getattr(
+            it, name, None)
+        ply = get("ply")
+        if ply is None:
+            continue
+        mark: dict[str, object] = {}
+        for name in ("before", "after"):
+            value = get(name)
+            if value is not None:
+                mark[name] = value if isinstance(value, int | str) else str(value)
+        marks[str(int(ply))] = mark
+    return {"marks": marks, "reached_from": reached}

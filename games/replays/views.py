@@ -16,7 +16,12 @@ from games import selectors as play_selectors
 from games.models import Match
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
-from games.replays.services import RecordNotAvailableError, record_export, record_import
+from games.replays.services import (
+    RecordNotAvailableError,
+    analysis_request,
+    record_export,
+    record_import,
+)
 from games.rules import RecordError
 from games.views import board_labels
 
@@ -80,8 +85,11 @@ def replay_labels() -> dict[str, str]:
         "pause": _("Pause"),
         "mark": _("This move changed the game's exact value"),
         "mark_short": _("changed the value"),
-        "value_win": _("won for %(name)s"),
-        "value_draw": _("drawn"),
+        "analysis_pending": _("The AI is analysing this game…"),
+        "analysis_from": _("The AI's exact analysis covers the moves from move %(ply)s on."),
+        "analysis_all": _("The AI's exact analysis covers the whole game."),
+        "analysis_clean": _("No move changed the game's exact value."),
+        "analysis_count": _("Moves marked ! changed the game's exact value."),
         "disconnected": _("Connection lost: reconnecting…"),
         "suit_C": _("clubs"),
         "suit_D": _("diamonds"),
@@ -93,6 +101,8 @@ def replay_labels() -> dict[str, str]:
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match, seat = _visible_match(request, match_id)
+    # A finished duel's first view asks the workers for the AI's analysis (never run here).
+    analysis_request(match=match)
     data = selectors.replay_of_match(match=match, viewer_seat=seat)
     return render(request, "games/replay.html", _replay_context(request, data))
 
@@ -103,7 +113,9 @@ def replay_data(request: HttpRequest, match_id: int) -> JsonResponse:
     match, seat = _visible_match(request, match_id)
     # Every spectator of a live game fetches this after each move: one computation per
     # version (and seat) serves them all.
-    key = f"replays:data:{match.pk}:{match.version}:{'-' if seat is None else seat}"
+    analysis = selectors.analysis_get(match_id=match.pk) if match.is_over else None
+    status = analysis["status"] if analysis else ""
+    key = f"replays:data:{match.pk}:{match.version}:{'-' if seat is None else seat}:{status}"
     data = cache.get(key)
     if data is None:
         data = selectors.replay_of_match(match=match, viewer_seat=seat).data

@@ -93,6 +93,13 @@ def finished_duel(django_user_model):
 
 
 def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):
+    from django.core.cache import cache
+
+    from games.replays.selectors import analysis_key
+
+    # The AI's analysis, as its task stores it (the server shares this cache).
+    cache.set(analysis_key(finished_duel.pk),
+              {"status": "done", "marks": {"5": {}}, "reached_from": None}, 60)
     positions = replay_of_match(match=finished_duel).data["positions"]
     last = len(positions) - 1
     page.goto(f"/game/{finished_duel.pk}/replay")
@@ -101,8 +108,12 @@ def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):
     for ply in range(1, 6):
         page.get_by_test_id("next").click()
         assert_at(page, positions, ply)
+    assert page.get_by_test_id("status-mark").is_visible()  # move 5 changed the value
+    assert page.get_by_test_id("mark-5").is_visible()
+    assert page.get_by_test_id("analysis").get_attribute("data-status") == "done"
     page.get_by_test_id("prev").click()
     assert_at(page, positions, 4)
+    assert page.get_by_test_id("status-mark").count() == 0
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert_at(page, positions, 6)

@@ -225,6 +225,50 @@ window.addEventListener("hashchange", () => {
   if (/^\d+$/.test(hash) && Number(hash) !== ply) go(Number(hash), { keepHash: true });
 });
 
+// --- the AI's analysis of a finished duel: computed by a worker, shown when ready -------------
+
+const analysisNote = document.getElementById("replay-analysis");
+
+function showAnalysis() {
+  const analysis = data.analysis;
+  if (!analysisNote) return;
+  analysisNote.hidden = !analysis || analysis.status === "unavailable" || analysis.status === "none";
+  if (analysisNote.hidden) return;
+  analysisNote.dataset.status = analysis.status;
+  if (analysis.status === "pending") {
+    analysisNote.textContent = labels.analysis_pending;
+    return;
+  }
+  const marked = Object.keys(data.marks || {}).length;
+  const parts = [marked ? labels.analysis_count : labels.analysis_clean];
+  if (analysis.reached_from) parts.push(fill(labels.analysis_from, { ply: analysis.reached_from }));
+  else parts.push(labels.analysis_all);
+  analysisNote.textContent = parts.join(" ");
+}
+
+let analysisPolls = 0;
+async function pollAnalysis() {
+  if (!data.analysis || data.analysis.status !== "pending" || !data.data_url || analysisPolls > 60) return;
+  analysisPolls += 1;
+  try {
+    const response = await fetch(data.data_url, { headers: { Accept: "application/json" } });
+    if (response.ok) {
+      const fresh = await response.json();
+      if (!fresh.analysis || fresh.analysis.status !== "pending") {
+        data.analysis = fresh.analysis;
+        data.marks = fresh.marks;
+        buildMoveList();
+        go(ply, { keepHash: true });
+        showAnalysis();
+        return;
+      }
+    }
+  } catch {
+    // the next poll tries again
+  }
+  setTimeout(pollAnalysis, 5000);
+}
+
 // --- a game being played: follow it through the match socket ---------------------------------
 
 let fetching = null;
@@ -278,5 +322,7 @@ function follow() {
 
 buildMoveList();
 go(plyFromLocation(), { keepHash: true });
+showAnalysis();
 root.dataset.ready = "true";
 follow();
+setTimeout(pollAnalysis, 3000);

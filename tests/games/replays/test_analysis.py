@@ -1,0 +1,76 @@
+"""The AI's analysis of a finished duel: asked for once by the first view, computed by the
+Celery task (never in the request), stored, and shown as marks on the moves."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+import games.ai
+from games.replays import services
+from games.replays.selectors import analysis_key, replay_of_match
+from games.replays.tasks import analyse_match
+from games.services import Player
+from tests.games.replays.conftest import play_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    sent = []
+    monkeypatch.setattr("yourtrumps_site.celery.enqueue_on_commit",
+                        lambda task, *args: sent.append((task.name, args)))
+    return sent
+
+
+@pytest.fixture
+def duel(alice, bob):
+    match = play_match([Player(user=alice), Player(user=bob)], moves=30, end="resign")
+    cache.delete(analysis_key(match.pk))
+    return match
+
+
+def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, enqueued,
+                                                                 monkeypatch):
+    def must_not_run(game):
+        raise AssertionError("the analysis ran in the web request")
+
+    monkeypatch.setattr(games.ai, "analyse", must_not_run, raising=False)
+    for _ in range(3):
+        response = client.get(f"/game/{duel.pk}/replay")
+        assert response.context["replay_data"]["analysis"] == {"status": "pending",
+                                                               "reached_from": None}
+    assert enqueued == [("replays.analyse_match", (duel.pk,))]
+
+
+def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monkeypatch):
+    seen = []
+
+    def analyse(game):
+        seen.append(game.ply)
+        return [3, {"ply": 7, "before": 1, "after": -1}]
+
+    monkeypatch.setattr(games.ai, "analyse", analyse, raising=False)
+    assert analyse_match(duel.pk) == "done"
+    assert seen == [30]
+    data = replay_of_match(match=duel).data
+    assert data["marks"] == {"3": {}, "7": {"before": 1, "after": -1}}
+    assert data["analysis"]["status"] == "done"
+    client.get(f"/game/{duel.pk}/replay")
+    assert enqueued == []  # done: never asked again
+    assert client.get(f"/game/{duel.pk}/replay.json").json()["marks"]["7"]["after"] == -1
+
+
+def test_without_the_ai_the_analysis_is_unavailable(duel, monkeypatch):
+    monkeypatch.delattr(games.ai, "analyse", raising=False)
+    assert services.analysis_run(match_id=duel.pk)["status"] == "unavailable"
+    assert replay_of_match(match=duel).data["marks"] == {}
+
+
+def test_only_finished_duels_are_analysed(alice, bob, carol, enqueued):
+    three = play_match([Player(user=alice), Player(user=bob), Player(user=carol)], seed=28)
+    assert services.analysis_request(match=three) == "none"
+    live = play_match([Player(user=alice), Player(user=bob)], moves=4)
+    assert services.analysis_request(match=live) == "none"
+    assert enqueued == []
