@@ -159,7 +159,7 @@ def test_trumps_are_called_the_same_everywhere(code: str, tmp_path: Path) -> Non
                 112: "Взять 112 карт"}),
         ("pl", {1: "Weź 1 kartę", 3: "Weź 3 karty", 5: "Weź 5 kart", 12: "Weź 12 kart",
                 21: "Weź 21 kart", 22: "Weź 22 karty", 25: "Weź 25 kart", 0: "Weź 0 kart"}),
-        ("eu", {1: "Hartu karta 1", 3: "Hartu 3 karta", 21: "Hartu 21 karta"}),
+        ("eu", {1: "Hartu 1 karta", 3: "Hartu 3 karta", 21: "Hartu 21 karta"}),
     ],
 )
 def test_plural_forms_choose_the_right_word(code: str, counts: dict[int, str]) -> None:
