@@ -225,6 +225,13 @@ def pool_leave(*, user: User) -> bool:
         return PoolEntry.objects.filter(user=user).delete()[0] > 0
 
 
+def _waved_recently(key: str, now: datetime, interval: float, row: Pool | None = None) -> bool:
+    last = row.last_wave_at if row is not None else (
+        Pool.objects.filter(key=key).values_list("last_wave_at", flat=True).first()
+    )
+    return last is not None and (now - last).total_seconds() < interval * 0.9
+
+
 def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) -> list[Match]:
     """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
     pool ran less than `wave_seconds()` ago (any process may ask; one wave runs)."""
@@ -234,13 +241,11 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
     initial, increment = TIME_CONTROL_KEYS[pool]
     interval = wave_seconds()
     matches: list[Match] = []
+    if not force and _waved_recently(pool, now, interval):
+        return []  # checked without the lock first: many sockets ask, few waves run
     with transaction.atomic():
         row = _pool_locked(pool)
-        if (
-            not force
-            and row.last_wave_at is not None
-            and (now - row.last_wave_at).total_seconds() < interval * 0.9
-        ):
+        if not force and _waved_recently(pool, now, interval, row=row):
             return []
         row.last_wave_at = now
         row.save(update_fields=["last_wave_at"])

@@ -66,9 +66,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def pool_join(request: HttpRequest) -> HttpResponse:
     """Quick pairing without the lobby's script (the buttons of the home page)."""
     try:
-        services.pool_join(user=request.user, pool=request.POST.get("pool", ""))  # type: ignore[arg-type]
+        matches = services.pool_join(user=request.user, pool=request.POST.get("pool", ""))  # type: ignore[arg-type]
     except MatchmakingError as error:
         messages.error(request, error.message)
+        return redirect("matchmaking:lobby")
+    own = selectors.fresh_match_id(user=request.user) if matches else None  # type: ignore[arg-type]
+    if own is not None:
+        return redirect(selectors.match_page_url(match_id=own))
     return redirect("matchmaking:lobby")
 
 

@@ -125,3 +125,14 @@ def test_a_profile_offers_a_challenge_to_others_only(client, make_player):
 
     assert reverse("matchmaking:challenge_new") + "?to=boris" in other
     assert 'data-testid="challenge-player"' not in own
+
+
+def test_a_home_button_that_completes_a_pair_goes_straight_to_the_match(client, make_player):
+    anna, boris = make_player("anna"), make_player("boris")
+    services.pool_join(user=anna, pool="1+1")
+    client.force_login(boris)
+
+    response = client.post(reverse("matchmaking:pool_join"), {"pool": "1+1"})
+
+    match_id = Seat.objects.get(user=boris).match_id
+    assert response["Location"].endswith(f"/{match_id}/")
