@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
@@ -45,11 +45,22 @@ def match_seats_get(*, match: Match) -> list[Seat]:
     return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
 
 
-def match_moves_get(*, match: Match) -> list[Move]:
-    return list(Move.objects.filter(match=match).order_by("ply"))
+class StoredMove(NamedTuple):
+    """A move row as the replay needs it (a tuple: thousands are read at once)."""
+
+    text: str
+    seat: int
+    time_spent_ms: int
+    clocks_after: list[int | None] | None
 
 
-def match_game_build(*, match: Match, moves: Sequence[Move]) -> Game | None:
+def match_moves_get(*, match: Match) -> list[StoredMove]:
+    rows = Move.objects.filter(match=match).order_by("ply").values_list(
+        "text", "seat", "time_spent_ms", "clocks_after")
+    return [StoredMove(*row) for row in rows]
+
+
+def match_game_build(*, match: Match, moves: Sequence[StoredMove]) -> Game | None:
     """The match as a ``games.rules.Game``: its deal, its moves and the way it ended (a
     resignation, a loss on time, an abort; the site's own ends become the nearest rule:
     a player who abandoned resigned; a draw by agreement has no rule and stays unfinished).
@@ -148,9 +159,21 @@ def _hand(state: State, seat: int, open_hands: bool, viewer_seat: int | None) ->
     mask = state.hand_mask(seat)
     if not (open_hands or state.n_players == 2 or seat == viewer_seat):
         shown = mask & state.known_mask(seat)
-        return ["".join(CARD_NAMES[c] for c in mask_codes(shown)), mask.bit_count()
-                - shown.bit_count()]
-    return ["".join(CARD_NAMES[c] for c in mask_codes(mask)), 0]
+        return [_cards(shown), mask.bit_count() - shown.bit_count()]
+    return [_cards(mask), 0]
+
+
+_CARDS_OF_MASK: dict[int, str] = {}
+
+
+def _cards(mask: int) -> str:
+    """The cards of a mask as text (``"7C8CQH"``); most hands recur from ply to ply."""
+    text = _CARDS_OF_MASK.get(mask)
+    if text is None:
+        if len(_CARDS_OF_MASK) > 50_000:
+            _CARDS_OF_MASK.clear()
+        text = _CARDS_OF_MASK[mask] = "".join(CARD_NAMES[c] for c in mask_codes(mask))
+    return text
 
 
 def _movers(game: Game) -> list[int]:
@@ -261,8 +284,7 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
     positions: list[dict[str, Any]] = []
     if game is not None:
         timings = [
-            PlyTiming(spent_ms=m.time_spent_ms, clocks_after=m.clocks_after, played_at=m.played_at)
-            for m in moves
+            PlyTiming(spent_ms=m.time_spent_ms, clocks_after=m.clocks_after) for m in moves
         ]
         positions = replay_positions(
             game=game,
