@@ -283,6 +283,8 @@ async function refresh() {
       const fresh = await response.json();
       const following = ply === lastPly();
       data = fresh;
+      const waiting = document.querySelector("[data-testid=replay-waiting]");
+      if (waiting) waiting.hidden = data.positions.length > 0;
       buildMoveList();
       go(following ? lastPly() : ply);
       root.dataset.live = String(data.live);
