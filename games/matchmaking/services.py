@@ -185,8 +185,13 @@ def _user_changed(user_id: int) -> None:
 # --- quick pairing ----------------------------------------------------------------------------
 
 
-def _pool_locked(key: str) -> Pool:
+def _pool_ensure(key: str) -> None:
+    # INSERT ... ON CONFLICT DO NOTHING: safe when two processes make the first entry at once.
     Pool.objects.bulk_create([Pool(key=key)], ignore_conflicts=True)
+
+
+def _pool_locked(key: str) -> Pool:
+    _pool_ensure(key)
     return Pool.objects.select_for_update().get(key=key)
 
 
@@ -201,7 +206,7 @@ def pool_join(
     with transaction.atomic():
         locked = _lock_users([user.pk])[user.pk]
         _check_free(locked)
-        Pool.objects.bulk_create([Pool(key=pool)], ignore_conflicts=True)
+        _pool_ensure(pool)
         entry = PoolEntry.objects.filter(user=locked).first()
         alive_until = now + timedelta(seconds=alive_seconds())
         if entry is not None and entry.pool_id == pool:
@@ -236,9 +241,7 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
     """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
     pool ran less than `wave_seconds()` ago (any process may ask; one wave runs)."""
     now = now or timezone.now()
-    if pool not in TIME_CONTROL_KEYS:
-        raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
-    initial, increment = TIME_CONTROL_KEYS[pool]
+    initial, increment = _time_control(pool)
     interval = wave_seconds()
     matches: list[Match] = []
     if not force and _waved_recently(pool, now, interval):
@@ -251,6 +254,8 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
         row.save(update_fields=["last_wave_at"])
         PoolEntry.objects.filter(pool=row, alive_until__lte=now).delete()
         entries = list(PoolEntry.objects.filter(pool=row))
+        # A wave missed is a wave interval waited (so the range widens with time, whichever
+        # process ran the waves, and a wave run twice counts nothing twice).
         candidates = [
             pairing.Candidate(
                 key=entry.user_id,
