@@ -328,3 +328,15 @@ def test_rate_limits_refuse_with_a_clear_message(make_player, settings, action, 
     assert refused.value.code == errors.RATE_LIMITED
     assert "too often" in refused.value.message
     assert "seconds" in refused.value.message
+
+
+def test_a_seek_whose_socket_stopped_renewing_it_leaves_the_lobby(make_player):
+    from games.matchmaking import selectors
+
+    anna = make_player("anna")
+    services.seek_create(user=anna, time_control="1+1", rated=True, channel_name="c", now=at(0))
+
+    assert [s["player"] for s in selectors.lobby_seeks(now=at(10))] == ["anna"]
+    services.lobby_heartbeat(user=anna, channel_name="c", now=at(10))
+    assert [s["player"] for s in selectors.lobby_seeks(now=at(20))] == ["anna"]
+    assert selectors.lobby_seeks(now=at(26)) == []  # its process died: nobody renewed it

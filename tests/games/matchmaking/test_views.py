@@ -136,3 +136,22 @@ def test_a_home_button_that_completes_a_pair_goes_straight_to_the_match(client, 
 
     match_id = Seat.objects.get(user=boris).match_id
     assert response["Location"].endswith(f"/{match_id}/")
+
+
+def test_an_idle_player_leaves_the_leaderboard_as_their_deviation_grows(client, make_player):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.matchmaking import selectors
+
+    now = timezone.now()
+    PlayerRating.objects.create(user=make_player("active"), rating=1800, deviation=60,
+                                last_rated_at=now - timedelta(days=1))
+    PlayerRating.objects.create(user=make_player("idle"), rating=1900, deviation=60,
+                                last_rated_at=now - timedelta(days=400))
+
+    board = selectors.leaderboard(now=now)
+
+    assert [row.username for row in board] == ["active"]
+    assert board[0].rank == 1
