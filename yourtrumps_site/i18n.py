@@ -6,10 +6,15 @@ it in a cookie. `LocaleMiddleware` does the rest (Accept-Language, `Content-Lang
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.cookie import parse_cookie
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
@@ -21,6 +26,43 @@ def saved_language(request: HttpRequest) -> str | None:
     if user is not None and user.is_authenticated and user.language in SUPPORTED:
         return str(user.language)
     return None
+
+
+def supported(code: str | None) -> str | None:
+    """The site's language for a code such as "ru" or "pl-PL", or None if it offers none."""
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def language_for_scope(scope: Mapping[str, Any]) -> str:
+    """The language of a WebSocket connection, chosen as for a page: the player's saved
+    language, else the footer's cookie, else the browser's Accept-Language, else English.
+
+    Consumers use it for the words they send (`translation.override(language_for_scope(...))`).
+    Call it where `scope["user"]` may be read (sync code, or once the user is loaded)."""
+    user = scope.get("user")
+    if getattr(user, "is_authenticated", False) and getattr(user, "language", "") in SUPPORTED:
+        return str(user.language)  # type: ignore[union-attr]
+    headers = {
+        bytes(name).decode("latin-1").lower(): bytes(value).decode("latin-1")
+        for name, value in scope.get("headers", [])
+    }
+    from_cookie = supported(parse_cookie(headers.get("cookie", "")).get(
+        settings.LANGUAGE_COOKIE_NAME
+    ))
+    if from_cookie:
+        return from_cookie
+    for code, _quality in parse_accept_lang_header(headers.get("accept-language", "")):
+        if code == "*":
+            break
+        from_browser = supported(code)
+        if from_browser:
+            return from_browser
+    return str(settings.LANGUAGE_CODE)
 
 
 class UserLocaleMiddleware(LocaleMiddleware):

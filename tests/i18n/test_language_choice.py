@@ -217,3 +217,38 @@ def test_a_missing_page_says_so_in_the_players_language() -> None:
     response = Client().get("/@/nobody-here", headers={"accept-language": "ru"})
     assert response.status_code == 404
     assert response["Content-Language"] == "ru"
+
+
+def scope(user: object = None, cookie: str = "", accept_language: str = "") -> dict[str, object]:
+    headers = [(b"cookie", cookie.encode()), (b"accept-language", accept_language.encode())]
+    return {"type": "websocket", "user": user, "headers": headers}
+
+
+@pytest.mark.parametrize(
+    ("saved", "cookie", "accept_language", "expected"),
+    [
+        ("pl", "django_language=eu", "ru", "pl"),
+        ("", "django_language=eu; sessionid=x", "ru", "eu"),
+        ("", "django_language=xx", "ru-RU,ru;q=0.9", "ru"),
+        ("", "", "de-DE,de;q=0.9,eu;q=0.4", "eu"),
+        ("de", "", "*", "en"),
+        ("", "", "", "en"),
+    ],
+)
+def test_a_websocket_gets_the_language_a_page_would(
+    saved: str, cookie: str, accept_language: str, expected: str
+) -> None:
+    from yourtrumps_site.i18n import language_for_scope
+
+    user = make_user(language=saved)
+    assert language_for_scope(scope(user, cookie, accept_language)) == expected
+
+
+def test_a_guests_websocket_uses_cookie_or_browser() -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    from yourtrumps_site.i18n import language_for_scope
+
+    assert language_for_scope(scope(AnonymousUser(), "", "pl")) == "pl"
+    assert language_for_scope(scope(None, "django_language=ru", "pl")) == "ru"
+    assert language_for_scope({"type": "websocket"}) == "en"
