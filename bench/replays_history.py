@@ -196,6 +196,9 @@ def build(args: argparse.Namespace) -> None:
     model_columns = {f.column: f for f in Match._meta.concrete_fields}
     extra_columns = [c for c in ("from_position",) if c in model_columns]
     extra_values = [model_columns[c].get_default() for c in extra_columns]
+    # Games are created in the order they start: ids grow with the start time.
+    starts = sorted(first_day + timedelta(seconds=rng.randrange(span))
+                    for _ in range(args.games))
     for number in range(args.games):
         match_id = next_id + number
         t = templates[rng.randrange(len(templates))]
@@ -207,7 +210,7 @@ def build(args: argparse.Namespace) -> None:
         ai_seat = rng.randrange(n) if against_ai else None
         control = rng.choice(TIME_CONTROLS)
         rated = n == 2 and not against_ai and control is not None and rng.random() < 0.6
-        start = first_day + timedelta(seconds=rng.randrange(span))
+        start = starts[number]
         at = start
         clocks = [control[0] * 1000] * n if control else None
         moves = []

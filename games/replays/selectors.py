@@ -25,9 +25,10 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from games.models import Match, Move, Seat, SeatResult, Status, TerminationReason, Variant
@@ -472,13 +473,19 @@ def _day_start(day: date) -> datetime:
 
 def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
                      ) -> QuerySet[Match]:
-    """Finished matches, newest first, narrowed by the filters (and to a player's games)."""
+    """Finished matches, newest first, narrowed by the filters (and to a player's games).
+
+    Newest first by id (the order the games were created in, which is the order they
+    started): the primary key's index for the site's list, and for a player's the index of
+    seats by (user, match descending), so that a page is read in index order and never
+    sorted, however many games there are. A player's games are a join on their seat (one
+    seat per match: no duplicates), in one ``filter`` so the result applies to that seat."""
     matches = Match.objects.filter(status=Status.FINISHED)
     if player_id is not None:
-        own = Q(user_id=player_id, match=OuterRef("pk"))
+        own: dict[str, Any] = {"seats__user_id": player_id}
         if filters.result in SeatResult.values and filters.result:
-            own &= Q(result=filters.result)
-        matches = matches.filter(Exists(Seat.objects.filter(own)))
+            own["seats__result"] = filters.result
+        matches = matches.filter(**own)
     elif filters.result == "draw":
         matches = matches.filter(result="draw")
     elif filters.result == "decided":
@@ -503,7 +510,24 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
         matches = matches.filter(finished_at__lt=_day_start(filters.date_to + timedelta(days=1)))
     if filters.n_players is not None:
         matches = matches.filter(n_players=filters.n_players)
-    return matches.order_by("-finished_at", "-id")
+    return matches.order_by("-id")
+
+
+HISTORY_COUNT_CAP = 10_000
+
+
+class CappedPaginator(Paginator):
+    """Counts at most ``HISTORY_COUNT_CAP`` + 1 rows: an exact count of a big list costs a
+    scan of all of it, and nobody pages through more than 400 pages. ``capped`` tells the
+    page to say "more than 10,000"."""
+
+    @cached_property
+    def count(self) -> int:
+        return int(self.object_list[: HISTORY_COUNT_CAP + 1].count())
+
+    @property
+    def capped(self) -> bool:
+        return self.count > HISTORY_COUNT_CAP
 
 
 def history_page(
@@ -518,7 +542,7 @@ def history_page(
     matches = history_queryset(filters=filters, player_id=player_id).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
     )
-    paginator = Paginator(matches, per_page)
+    paginator = CappedPaginator(matches, per_page)
     page = paginator.get_page(page_number)
     rows = [_history_row(match, player_id) for match in page.object_list]
     return page, rows

@@ -131,3 +131,16 @@ def test_the_history_page_query_count_does_not_grow_with_the_rows(
     assert many_rows == one_row
     with django_assert_max_num_queries(8):
         client.get(path, {"opponent": "bob", "against": "people"})
+
+
+def test_a_long_history_is_counted_only_up_to_a_cap(client, alice, bob, monkeypatch):
+    monkeypatch.setattr("games.replays.selectors.HISTORY_COUNT_CAP", 4)
+    for day in range(7):
+        finished(alice, bob, days=day)
+    response = client.get("/games/")
+    assert response.context["page"].paginator.capped
+    assert "More than" in response.content.decode()
+    # Only the first cap + 1 games can be paged through; older ones are reached by date.
+    assert len(ids(response)) == 5
+    assert not client.get("/@/alice/games", {"result": "loss"}).context[
+        "page"].paginator.capped
