@@ -1,0 +1,81 @@
+"""The strong duel player: exact solving when the position is small, search otherwise.
+
+Public names: ``duel_move``, ``SOLVE_CARDS``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+
+from games.ai.duel import DuelTable, Key
+from games.ai.search import Searcher, SearchResult
+from games.ai.solver import SearchTimeout, Solver
+from games.rules.cards import mask_of
+from games.rules.state import State
+
+SOLVE_CARDS = 14
+"""Positions with at most this many cards in play (hands and pile) are solved first."""
+
+Info = Callable[[str], None]
+
+
+def duel_move(
+    state: State,
+    seconds: float,
+    *,
+    repeated: Iterable[Key] = (),
+    should_stop: Callable[[], bool] | None = None,
+    max_depth: int = 64,
+    solve: bool = True,
+    info: Info | None = None,
+) -> int:
+    """The move code to play; returns within about ``seconds`` (less when the move is
+    forced, the position is solved or the next iteration could not finish in time)."""
+    start = time.monotonic()
+    deadline = start + seconds
+    h0, h1 = state.hand_masks
+    mover = state.to_move
+    me, opp = (h0, h1) if mover == 0 else (h1, h0)
+    pile = state.pile_codes
+    t0, t1 = state.trumps
+    repeated = frozenset(repeated)
+    table = DuelTable((int(t0), int(t1)), state.strict)
+    moves = table.ordered_moves(me, opp, pile, mover)
+    if len(moves) == 1:
+        return moves[0]
+    quick = table.wins_now(me, opp, pile, mover)
+    if quick is not None:
+        return quick
+    if solve and (me | opp | mask_of(pile)).bit_count() <= SOLVE_CARDS:
+        # Exact: no collapsing of cards, whose equivalence is not exact (see duel.py).
+        exact = DuelTable(table.trumps, state.strict, collapse=False)
+        solver = Solver(exact, repeated, start + seconds * 0.6, should_stop)
+        try:
+            solution = solver.solve(me, opp, pile, mover)
+        except SearchTimeout:
+            solution = None
+        if solution is not None:
+            if info is not None:
+                info(f"info solved value {solution.value} nodes {solution.nodes} "
+                     f"time {round((time.monotonic() - start) * 1000)}")
+            # A lost position is left to the search, which plays for the opponent's
+            # mistakes; a won or drawn one keeps its value.
+            if solution.value >= 0 and solution.moves:
+                return solution.moves[0]
+    searcher = Searcher(table, repeated, deadline, should_stop, max_depth)
+
+    def report(result: SearchResult) -> bool:
+        if info is not None:
+            info(f"info depth {result.depth} score {result.score} nodes {result.nodes} "
+                 f"time {round(result.seconds * 1000)} pv {_name(result.move)}")
+        # Do not start a depth that cannot finish: each one costs several times the last.
+        return (time.monotonic() - start) * 4 < seconds
+
+    return searcher.search(me, opp, pile, mover, report).move
+
+
+def _name(code: int) -> str:
+    from games.rules.moves import format_move_code
+
+    return format_move_code(code)

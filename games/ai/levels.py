@@ -1,0 +1,131 @@
+"""The playing levels and the one entry point the site uses: ``choose_move``.
+
+Public names: ``Level``, ``LEVELS``, ``STRONGEST``, ``level_budget``, ``choose_move``,
+``choose_code``, ``history_keys``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from games.ai.baseline import beginner_code, greedy_code, random_code
+from games.ai.determinized import pimc_move
+from games.ai.duel import Key
+from games.ai.duel_engine import duel_move
+from games.ai.view import legal_codes, view_of
+from games.rules.game import Game
+from games.rules.moves import Move
+from games.rules.observation import Observation
+from games.rules.state import PositionKey, State
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    number: int
+    name: str
+    seconds: float
+    """The time budget of one move, for the web page (the engine may use less)."""
+    description: str
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(1, "beginner", 0.0, "plays greedily but makes a human mistake one move in three"),
+    Level(2, "greedy", 0.0, "beats whenever it can with its cheapest card"),
+    Level(3, "club player", 0.15, "looks three moves ahead"),
+    Level(4, "expert", 1.0, "searches deep and plays small endgames perfectly"),
+)
+STRONGEST = LEVELS[-1].number
+
+
+def level_budget(level: int) -> float:
+    """The time budget, in seconds, of one move at ``level`` (1..STRONGEST)."""
+    return _level(level).seconds
+
+
+def _level(level: int) -> Level:
+    if not 1 <= level <= STRONGEST:
+        raise ValueError(f"level must be 1..{STRONGEST}, got {level}")
+    return LEVELS[level - 1]
+
+
+def history_keys(game: Game) -> list[PositionKey]:
+    """The keys of every position the game has been in, the current one included."""
+    state = game.start.clone()
+    keys = [state.key()]
+    for code in game.move_codes:
+        state.apply_code(code)
+        keys.append(state.key())
+    return keys
+
+
+def _duel_repeated(history: Iterable[PositionKey]) -> set[Key]:
+    """Duel keys of positions seen twice: entering one again is the third time, a draw."""
+    counts: dict[Key, int] = {}
+    for hands, pile, _out, to_move in history:
+        key = (hands[0], hands[1], pile, to_move)
+        counts[key] = counts.get(key, 0) + 1
+    return {key for key, count in counts.items() if count >= 2}
+
+
+def choose_code(
+    position: State | Observation | Game,
+    level: int = STRONGEST,
+    *,
+    movetime: float | None = None,
+    rng: random.Random | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    history: Sequence[PositionKey] = (),
+    info: Callable[[str], None] | None = None,
+) -> int:
+    """``choose_move`` as an integer move code."""
+    spec = _level(level)
+    rng = rng if rng is not None else random.Random()
+    if isinstance(position, Game):
+        if position.is_over():
+            raise ValueError("the game is over")
+        history = history_keys(position)
+        position = position.state
+    if position.is_over() if isinstance(position, State) else len(position.out) >= (
+            position.n_players - 1):
+        raise ValueError("the game is over")
+    seconds = spec.seconds if movetime is None else max(0.0, movetime)
+    view = view_of(position)
+    codes = legal_codes(view)
+    if len(codes) == 1:
+        return codes[0]
+    if level == 1:
+        return beginner_code(view, rng)
+    if level == 2 or seconds <= 0.0:
+        return greedy_code(view)
+    if view.n_players == 2:
+        state = position if isinstance(position, State) else position.to_state()
+        depth = 2 if level == 3 else 64
+        return duel_move(state, seconds, repeated=_duel_repeated(history),
+                         should_stop=should_stop, max_depth=depth, solve=level > 3, info=info)
+    return pimc_move(position, seconds, rng, should_stop,
+                     max_samples=4 if level == 3 else None)
+
+
+def choose_move(
+    position: State | Observation | Game,
+    level: int = STRONGEST,
+    *,
+    movetime: float | None = None,
+    rng: random.Random | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    history: Sequence[PositionKey] = (),
+) -> Move:
+    """A legal move for the seat to move (see the package docstring)."""
+    pile_nonempty = bool(position.state.pile_codes if isinstance(position, Game)
+                         else position.pile_codes)
+    return Move.from_code(choose_code(position, level, movetime=movetime, rng=rng,
+                                      should_stop=should_stop, history=history),
+                          pile_nonempty)
+
+
+def random_move(position: State | Observation, rng: random.Random) -> int:
+    return random_code(view_of(position), rng)
+
+

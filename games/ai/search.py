@@ -1,0 +1,188 @@
+"""Iterative-deepening principal-variation search of duel positions, with a heuristic
+evaluation at the horizon.
+
+Public names: ``Searcher``, ``SearchResult``.
+
+Features: a transposition table (depth, score, bound, best move), move ordering (the
+table's move, then the duel's static order: going out, unbeatable seconds, cheap beaters),
+equivalent cards collapsed, the quick "can go out and win now" cut-off, forced moves not
+counted against the depth, and wins scored by distance (``WIN_SCORE - ply``) so that the
+engine goes for the quickest win and never dawdles in a won position.
+
+Repetition: a position repeated on the path, or seen twice by the game, scores a draw. Such
+a score depends on the path, so a result that relied on one (tracked as the lowest path
+index it referred to, see ``games.ai.solver`` for the exact version) is never stored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from games.ai.duel import DuelTable, Key
+from games.ai.evaluation import WIN_SCORE, evaluate
+from games.ai.solver import SearchTimeout
+
+EXACT, LOWER, UPPER = 0, 1, 2
+FREE: Final = 1 << 30
+HISTORY: Final = -1
+MAX_PLY: Final = 200
+_CHECK_EVERY: Final = 1023
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    move: int
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+
+
+class Searcher:
+    def __init__(
+        self,
+        table: DuelTable,
+        repeated: Iterable[Key] = (),
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        max_depth: int = 64,
+    ) -> None:
+        self.table = table
+        self.repeated = frozenset(repeated)
+        self.deadline = deadline
+        self.should_stop = should_stop
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.tt: dict[Key, tuple[int, int, int, int]] = {}
+        self._path: dict[Key, int] = {}
+
+    def _check_budget(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchTimeout
+        if self.should_stop is not None and self.should_stop():
+            raise SearchTimeout
+
+    def _search(self, me: int, opp: int, pile: tuple[int, ...], mover: int, depth: int,
+                alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """Score for the mover and the lowest path index a repetition draw referred to."""
+        self.nodes += 1
+        if self.nodes & _CHECK_EVERY == 0:
+            self._check_budget()
+        key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
+        earlier = self._path.get(key)
+        if earlier is not None:
+            return 0, earlier
+        if key in self.repeated:
+            return 0, HISTORY
+        table = self.table
+        if table.wins_now(me, opp, pile, mover) is not None:
+            return WIN_SCORE - ply - 1, FREE
+        entry = self.tt.get(key)
+        hint = -1
+        if entry is not None:
+            e_depth, e_score, e_flag, hint = entry
+            if e_depth >= depth:
+                # Win scores are stored relative to the node.
+                if e_score > WIN_SCORE // 2:
+                    e_score -= ply
+                elif e_score < -WIN_SCORE // 2:
+                    e_score += ply
+                if (e_flag == EXACT or (e_flag == LOWER and e_score >= beta)
+                        or (e_flag == UPPER and e_score <= alpha)):
+                    return e_score, FREE
+        if depth <= 0 or ply >= MAX_PLY:
+            return evaluate(table, me, opp, pile, mover), FREE
+        moves = table.ordered_moves(me, opp, pile, mover)
+        if hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        # A forced move costs no depth: it sees past forced takes at the horizon.
+        child_depth = depth if len(moves) == 1 else depth - 1
+        alpha0 = alpha
+        best, best_move, dep = -WIN_SCORE - 1, moves[0], FREE
+        self._path[key] = ply
+        try:
+            for i, code in enumerate(moves):
+                mine, after = table.play(me, pile, code)
+                if not mine:
+                    value = WIN_SCORE - ply - 1 if table.out_value(opp, after, mover) else 0
+                    d = FREE
+                elif i == 0:
+                    value, d = self._search(opp, mine, after, 1 - mover, child_depth, -beta,
+                                            -alpha, ply + 1)
+                    value = -value
+                else:
+                    value, d = self._search(opp, mine, after, 1 - mover, child_depth,
+                                            -alpha - 1, -alpha, ply + 1)
+                    value = -value
+                    if alpha < value < beta:
+                        value, d = self._search(opp, mine, after, 1 - mover, child_depth,
+                                                -beta, -alpha, ply + 1)
+                        value = -value
+                dep = min(dep, d)
+                if value > best:
+                    best, best_move = value, code
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+        finally:
+            del self._path[key]
+        if dep >= ply:
+            stored = best
+            if stored > WIN_SCORE // 2:
+                stored += ply
+            elif stored < -WIN_SCORE // 2:
+                stored -= ply
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            self.tt[key] = (depth, stored, flag, best_move)
+            dep = FREE
+        return best, dep
+
+    def search(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+               on_iteration: Callable[[SearchResult], bool] | None = None) -> SearchResult:
+        """Deepen until the budget runs out, a win or loss is proven, or ``on_iteration``
+        (called after each depth) says to stop; the best move of the deepest finished
+        depth (or of the unfinished one, once its first move is searched) is returned."""
+        start = time.monotonic()
+        table = self.table
+        moves = table.ordered_moves(me, opp, pile, mover)
+        result = SearchResult(moves[0], 0, 0, 0, 0.0)
+        if len(moves) == 1:
+            return result
+        root_key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
+        for depth in range(1, self.max_depth + 1):
+            best, best_move = -WIN_SCORE - 1, moves[0]
+            alpha = -WIN_SCORE - 1
+            searched_first = False
+            self._path[root_key] = 0
+            try:
+                for code in moves:
+                    mine, after = table.play(me, pile, code)
+                    if not mine:
+                        value = WIN_SCORE - 1 if table.out_value(opp, after, mover) else 0
+                    else:
+                        value = -self._search(opp, mine, after, 1 - mover, depth - 1,
+                                              -WIN_SCORE - 1, -alpha, 1)[0]
+                    searched_first = True
+                    if value > best:
+                        best, best_move = value, code
+                        alpha = max(alpha, value)
+            except SearchTimeout:
+                if searched_first and best > -WIN_SCORE // 2:
+                    result = SearchResult(best_move, best, depth, self.nodes,
+                                          time.monotonic() - start)
+                break
+            finally:
+                self._path.pop(root_key, None)
+            moves.remove(best_move)
+            moves.insert(0, best_move)
+            result = SearchResult(best_move, best, depth, self.nodes, time.monotonic() - start)
+            if abs(best) > WIN_SCORE // 2:
+                break
+            if on_iteration is not None and not on_iteration(result):
+                break
+        return result
