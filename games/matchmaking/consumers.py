@@ -19,7 +19,8 @@ Protocol (JSON objects):
 
 While open, the socket renews its pool entry and seeks every wave interval and asks for a
 wave of the pool its player waits in (a wave runs at most once per interval whatever the
-number of sockets and processes asking). Closing it removes its entry and seeks.
+number of sockets and processes asking). Closing it removes its entry and seeks. The site's
+per-connection limits apply (`yourtrumps_site.ws_limits`: frame size, message rate).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pydantic import ValidationError
 from games.matchmaking import errors, selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
+from yourtrumps_site.ws_limits import WebSocketLimits
 
 MAX_MESSAGE_BYTES = 1024
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of
@@ -48,7 +50,7 @@ REFRESH_EVERY_TICKS = 5
 logger = logging.getLogger(__name__)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
     ticker: asyncio.Task[None] | None = None
     groups_joined: tuple[str, ...] = ()
 

@@ -152,3 +152,24 @@ def test_players_on_two_daphne_processes_are_paired_by_waves_their_sockets_drive
 
     assert paired[0]["match_id"] == paired[1]["match_id"]
     assert waited >= 5  # not at once: the range had to widen over two 3-second waves
+
+
+def test_a_flood_of_messages_closes_the_lobby_socket(asgi_server, make_player, lobby_settled):
+    import websockets
+
+    cookie = session_cookie_for(make_player("flooder"))
+
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
+        try:
+            await socket.next("lobby")
+            for _ in range(200):
+                await socket.send({"type": "sync"})
+            while True:
+                await socket.next("error")
+        except websockets.exceptions.ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else None
+        finally:
+            await socket.close()
+
+    assert asyncio.run(scenario()) == 4429
