@@ -20,6 +20,10 @@ Every frame from the client passes two checks before the consumer's `receive` se
   parser raises `RecursionError` (not `ValueError`) near depth 1000, which would crash the
   consumer. The site's messages are flat objects.
 
+- **Outage.** A database error while a message is handled (PostgreSQL restarting or refusing
+  connections) is answered `{"type": "error", "code": "unavailable", ...}` instead of crashing
+  the consumer: the service's transaction was rolled back, so the client may send it again.
+
 After the close, frames still queued for the connection are dropped unread. The limits are
 settings (with the defaults below) so that a test or a deployment may tune them.
 """
@@ -32,12 +36,14 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError, InterfaceError
 
 logger = logging.getLogger(__name__)
 
 CLOSE_TOO_BIG = 4009  # as RFC 6455's 1009, a message too big, in the range apps may send
 CLOSE_FLOOD = 4429  # the application's code for "too many messages" (like HTTP 429)
 RATE_LIMITED = "rate_limited"
+UNAVAILABLE = "unavailable"
 
 DEFAULT_MAX_FRAME_BYTES = 16 * 1024
 DEFAULT_RATE_PER_SECOND = 10.0
@@ -90,6 +96,14 @@ class TokenBucket:
         return False
 
 
+def _message_type(text: str | None) -> str | None:
+    try:
+        kind = json.loads(text or "").get("type")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return kind if isinstance(kind, str) else None
+
+
 class WebSocketLimits:
     """A mixin for `AsyncWebsocketConsumer` (and its JSON subclass): see the module doc."""
 
@@ -125,12 +139,17 @@ class WebSocketLimits:
         if text is not None and json_too_deep(text, limit):
             await self._ws_refuse("bad_message", f"JSON nested deeper than {limit} levels")
             return
-        await super().websocket_receive(message)  # type: ignore[misc]
+        try:
+            await super().websocket_receive(message)  # type: ignore[misc]
+        except (DatabaseError, InterfaceError):
+            logger.warning("database error while handling a websocket message", exc_info=True)
+            await self._ws_refuse(UNAVAILABLE, "the service is briefly unavailable: try again",
+                                  about=_message_type(text))
 
-    async def _ws_refuse(self, code: str, detail: str) -> None:
+    async def _ws_refuse(self, code: str, detail: str, about: str | None = None) -> None:
         await self.send(  # type: ignore[attr-defined]
             text_data=json.dumps(
-                {"type": "error", "code": code, "detail": detail, "for": None, "version": None}
+                {"type": "error", "code": code, "detail": detail, "for": about, "version": None}
             )
         )
 
