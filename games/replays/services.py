@@ -22,7 +22,9 @@ Import is ``games.rules.parse_record``; its ``RecordError`` names the line and t
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC
+from typing import Any
 
 from games.models import Match, TerminationReason
 from games.replays.selectors import (
@@ -32,6 +34,8 @@ from games.replays.selectors import (
     match_seats_get,
 )
 from games.rules import GameRecord, RecordError, format_record, parse_record
+
+logger = logging.getLogger(__name__)
 
 MAX_RECORD_BYTES = 200_000
 """Larger than any legal game (2000 plies and their times) with room to spare."""
@@ -126,15 +130,34 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
         return {"status": "none"}
     game = match_game_build(match=match, moves=match_moves_get(match=match))
     assert game is not None
+    analyse = _analyse_function()
+    unavailable: dict[str, object] = {"status": "unavailable"}
+    if analyse is None:
+        cache.set(analysis_key(match_id), unavailable, ANALYSIS_UNAVAILABLE_SECONDS)
+        return unavailable
     try:
-        from games.ai import analyse  # type: ignore[attr-defined]
-    except ImportError:
-        result: dict[str, object] = {"status": "unavailable"}
-        cache.set(analysis_key(match_id), result, ANALYSIS_UNAVAILABLE_SECONDS)
-        return result
-    result = {"status": "done", **analysis_marks(analyse(game))}
+        found = analyse(game.start, game.moves)
+    except Exception:
+        # A search that failed or ran out of time (Celery's soft limit): say so for a while
+        # rather than asking again on every view.
+        logger.exception("the analysis of match %s failed", match_id)
+        cache.set(analysis_key(match_id), unavailable, ANALYSIS_UNAVAILABLE_SECONDS)
+        raise
+    result: dict[str, object] = {"status": "done", **analysis_marks(found)}
     cache.set(analysis_key(match_id), result, None)
     return result
+
+
+def _analyse_function() -> Any:
+    """``games.ai.analysis.analyse(start, moves)`` (or ``games.ai.analyse``), if installed."""
+    try:
+        from games.ai.analysis import analyse  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from games.ai import analyse  # type: ignore[attr-defined,no-redef]
+        except ImportError:
+            return None
+    return analyse
 
 
 def analysis_marks(found: object) -> dict[str, object]:
@@ -155,7 +178,12 @@ def analysis_marks(found: object) -> dict[str, object]:
         mark: dict[str, object] = {}
         for name in ("before", "after"):
             value = get(name)
+            if value is None:
+                value = get(f"value_{name}")
             if value is not None:
                 mark[name] = value if isinstance(value, int | str) else str(value)
+        best = get("best") or get("best_moves")
+        if best:
+            mark["best"] = [str(move) for move in best]
         marks[str(int(ply))] = mark
     return {"marks": marks, "reached_from": reached}

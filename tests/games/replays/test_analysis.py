@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-import games.ai
 from games.replays import services
 from games.replays.selectors import analysis_key, replay_of_match
 from games.replays.tasks import analyse_match
@@ -33,10 +32,10 @@ def duel(alice, bob):
 
 def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, enqueued,
                                                                  monkeypatch):
-    def must_not_run(game):
+    def must_not_run(start, moves):
         raise AssertionError("the analysis ran in the web request")
 
-    monkeypatch.setattr(games.ai, "analyse", must_not_run, raising=False)
+    monkeypatch.setattr(services, "_analyse_function", lambda: must_not_run)
     for _ in range(3):
         response = client.get(f"/game/{duel.pk}/replay")
         assert response.context["replay_data"]["analysis"] == {"status": "pending",
@@ -47,11 +46,11 @@ def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, e
 def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monkeypatch):
     seen = []
 
-    def analyse(game):
-        seen.append(game.ply)
+    def analyse(start, moves):
+        seen.append(len(moves))
         return [3, {"ply": 7, "before": 1, "after": -1}]
 
-    monkeypatch.setattr(games.ai, "analyse", analyse, raising=False)
+    monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     assert analyse_match(duel.pk) == "done"
     assert seen == [30]
     data = replay_of_match(match=duel).data
@@ -63,9 +62,28 @@ def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monk
 
 
 def test_without_the_ai_the_analysis_is_unavailable(duel, monkeypatch):
-    monkeypatch.delattr(games.ai, "analyse", raising=False)
+    monkeypatch.setattr(services, "_analyse_function", lambda: None)
     assert services.analysis_run(match_id=duel.pk)["status"] == "unavailable"
     assert replay_of_match(match=duel).data["marks"] == {}
+
+
+def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enqueued):
+    def analyse(start, moves):
+        raise RuntimeError("out of time")
+
+    monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
+    with pytest.raises(RuntimeError):
+        analyse_match(duel.pk)
+    assert services.analysis_request(match=duel) == "unavailable"
+    assert enqueued == []
+
+
+def test_the_real_analysis_when_the_ai_has_it(duel):
+    if services._analyse_function() is None:
+        pytest.skip("games.ai.analysis has not landed")
+    assert analyse_match(duel.pk) == "done"
+    marks = replay_of_match(match=duel).data["marks"]
+    assert all(0 < int(ply) <= duel.ply for ply in marks)
 
 
 def test_only_finished_duels_are_analysed(alice, bob, carol, enqueued):
