@@ -179,9 +179,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=45)
 # Well above the hard limit: a task that is still running must not be handed to a second worker.
-# It is also how long a task of a killed worker waits before another worker runs it.
+# It is also how long a task of a killed worker waits before another worker runs it; workers
+# look for such tasks every interval x throttle seconds (kombu's defaults: 10 x 10).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=10),
 }
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

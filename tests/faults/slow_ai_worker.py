@@ -34,4 +34,4 @@ def _slow_choose(game, level, movetime, should_stop):  # type: ignore[no-untyped
 tasks._choose = _slow_choose
 
 if __name__ == "__main__":
-    app.worker_main(["celery", *sys.argv[1:]])
+    app.worker_main(sys.argv[1:])
