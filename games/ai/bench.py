@@ -1,0 +1,132 @@
+"""Search speed and solving times of the duel AI.
+
+    python -m games.ai.bench [speed|solve|endgames] [--seconds S] [--per-size K]
+                             [--movetime MS]
+
+``speed``: nodes per second of the heuristic search from seeded deals, and of the exact
+solver. ``solve``: how the time to solve grows with the number of cards in play (median
+and max over K random positions per size; positions over the node cap are counted as
+unsolved). ``endgames``: the strongest level at MOVETIME per move over the endgame data
+file: the share of value-keeping moves. Default: all three.
+
+Public names: ``main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+
+from games.ai.duel import DuelTable
+from games.ai.endgames import load_endgames, random_endgame
+from games.ai.levels import STRONGEST, choose_code
+from games.ai.search import Searcher
+from games.ai.solver import SearchTimeout, Solver
+from games.rules.deal import deal
+from games.rules.state import State
+
+
+def _table(state: State, collapse: bool = True) -> DuelTable:
+    t0, t1 = state.trumps
+    return DuelTable((int(t0), int(t1)), state.strict, collapse)
+
+
+def speed(seconds: float) -> None:
+    nodes = 0
+    spent = 0.0
+    for seed in range(3):
+        state = deal(2, seed)
+        h0, h1 = state.hand_masks
+        searcher = Searcher(_table(state), deadline=time.monotonic() + seconds)
+        began = time.monotonic()
+        result = searcher.search(h0, h1, (), state.to_move)
+        spent += time.monotonic() - began
+        nodes += searcher.nodes
+        print(f"search, deal {seed}: depth {result.depth}, {searcher.nodes} nodes")
+    print(f"search: {nodes / spent:,.0f} nodes per second")
+    rng = random.Random(3)
+    nodes, spent = 0, 0.0
+    while spent < seconds:
+        state = random_endgame(rng, 9)
+        me, opp = _hands(state)
+        solver = Solver(_table(state, collapse=False), max_nodes=200_000)
+        began = time.monotonic()
+        with contextlib.suppress(SearchTimeout):
+            solver.solve(me, opp, state.pile_codes, state.to_move)
+        spent += time.monotonic() - began
+        nodes += solver.nodes
+    print(f"solver: {nodes / spent:,.0f} nodes per second")
+
+
+def _hands(state: State) -> tuple[int, int]:
+    h0, h1 = state.hand_masks
+    return (h0, h1) if state.to_move == 0 else (h1, h0)
+
+
+def solve_times(per_size: int, max_nodes: int = 300_000) -> None:
+    print(f"cards | solved | median ms | max ms | median nodes | max nodes  "
+          f"({per_size} random positions per size, cap {max_nodes:,} nodes)")
+    for n_cards in range(4, 15):
+        rng = random.Random(n_cards)
+        times, counts, unsolved = [], [], 0
+        for _ in range(per_size):
+            state = random_endgame(rng, n_cards)
+            me, opp = _hands(state)
+            solver = Solver(_table(state, collapse=False), max_nodes=max_nodes)
+            began = time.monotonic()
+            try:
+                solver.solve(me, opp, state.pile_codes, state.to_move)
+            except SearchTimeout:
+                unsolved += 1
+                continue
+            times.append((time.monotonic() - began) * 1000)
+            counts.append(solver.nodes)
+        if not times:
+            print(f"{n_cards:5} | 0/{per_size}")
+            continue
+        print(f"{n_cards:5} | {per_size - unsolved:3}/{per_size} | {statistics.median(times):9.1f}"
+              f" | {max(times):6.0f} | {statistics.median(counts):12,.0f} | {max(counts):9,}",
+              flush=True)
+
+
+def endgames(movetime: float) -> None:
+    kept = total = 0
+    worst = 0.0
+    for endgame in load_endgames():
+        state = State.from_tpn(endgame.tpn)
+        began = time.monotonic()
+        code = choose_code(state, STRONGEST, movetime=movetime)
+        worst = max(worst, time.monotonic() - began)
+        total += 1
+        if code in endgame.moves:
+            kept += 1
+        else:
+            print(f"lost value: {endgame.tpn} played {code}")
+    print(f"endgames at {movetime * 1000:.0f} ms per move: {kept}/{total} value-keeping moves "
+          f"({kept / total:.1%}), slowest move {worst * 1000:.0f} ms")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.ai.bench")
+    parser.add_argument("what", nargs="?", choices=("speed", "solve", "endgames", "all"),
+                        default="all")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--per-size", type=int, default=10)
+    parser.add_argument("--movetime", type=float, default=1000.0)
+    args = parser.parse_args(argv)
+    if args.what in ("speed", "all"):
+        speed(args.seconds)
+    if args.what in ("solve", "all"):
+        solve_times(args.per_size)
+    if args.what in ("endgames", "all"):
+        endgames(args.movetime / 1000)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

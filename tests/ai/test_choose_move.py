@@ -1,0 +1,73 @@
+"""choose_move always returns a legal move, at every level, in every kind of position."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.ai import LEVELS, STRONGEST, choose_move, level_budget
+from games.rules.deal import deal
+from games.rules.game import Game
+from games.rules.state import State
+
+
+def _walk(players: int, seed: int, plies: int) -> State:
+    state = deal(players, seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        codes = state.legal_move_codes()
+        if not codes:
+            break
+        child = state.clone()
+        child.apply_code(rng.choice(codes))
+        if child.is_over():
+            break
+        state = child
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**6),
+       plies=st.integers(0, 120), level=st.integers(1, STRONGEST))
+def test_choose_move_is_always_legal(players: int, seed: int, plies: int, level: int) -> None:
+    state = _walk(players, seed, plies)
+    move = choose_move(state, level, movetime=0.05, rng=random.Random(seed))
+    assert move in state.legal_moves()
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10**6),
+       plies=st.integers(0, 60))
+def test_a_stop_request_returns_a_legal_move_at_once(players: int, seed: int,
+                                                     plies: int) -> None:
+    state = _walk(players, seed, plies)
+    began = time.monotonic()
+    move = choose_move(state, STRONGEST, movetime=30.0, should_stop=lambda: True)
+    assert time.monotonic() - began < 3.0
+    assert move in state.legal_moves()
+
+
+def test_choose_move_takes_a_game_and_an_observation() -> None:
+    game = Game.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -")
+    assert choose_move(game, movetime=0.2) in game.legal_moves()
+    state = deal(4, 3)
+    observation = state.observation(state.to_move)
+    assert choose_move(observation, movetime=0.1) in state.legal_moves()
+
+
+def test_levels_have_budgets_for_the_web_page() -> None:
+    assert [lv.number for lv in LEVELS] == list(range(1, STRONGEST + 1))
+    assert level_budget(1) == 0.0
+    assert 0.5 <= level_budget(STRONGEST) <= 2.0
+    budgets = [level_budget(n) for n in range(1, STRONGEST + 1)]
+    assert budgets == sorted(budgets)
+
+
+def test_the_strongest_level_respects_its_movetime() -> None:
+    state = deal(2, 7)
+    began = time.monotonic()
+    choose_move(state, STRONGEST, movetime=0.3)
+    assert time.monotonic() - began < 0.3 + 0.25
