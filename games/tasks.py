@@ -105,14 +105,20 @@ def ai_move(match_id: int, ply: int) -> str | None:
 
 @shared_task(name="games.match_flag", acks_late=True, ignore_result=True)
 def match_flag(match_id: int, ply: int) -> None:
-    deadline = services.match_flag(match_id=match_id, ply=ply)
+    try:
+        deadline = services.match_flag(match_id=match_id, ply=ply)
+    except PlayError:  # the match is gone
+        return
     if deadline is not None:  # woke up early (clock skew): try again at the deadline
         schedule_flag(match_id=match_id, ply=ply, at=deadline)
 
 
 @shared_task(name="games.trump_timeout", acks_late=True, ignore_result=True)
 def trump_timeout(match_id: int, chosen: int) -> None:
-    deadline = services.match_trump_timeout(match_id=match_id, chosen=chosen)
+    try:
+        deadline = services.match_trump_timeout(match_id=match_id, chosen=chosen)
+    except PlayError:  # the match is gone
+        return
     if deadline is not None:
         schedule_trump_timeout(match_id=match_id, chosen=chosen, at=deadline)
 

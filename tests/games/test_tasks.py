@@ -50,8 +50,10 @@ def test_an_ai_task_for_a_finished_match_does_nothing(alice):
     assert not Move.objects.filter(match=match).exists()
 
 
-def test_an_ai_task_for_a_missing_match_does_nothing(db):
+def test_tasks_for_a_missing_match_do_nothing(db):
     assert tasks.ai_move(10**9, 0) is None
+    tasks.match_flag(10**9, 0)
+    tasks.trump_timeout(10**9, 0)
 
 
 def test_the_flag_task_for_a_stale_ply_does_nothing_and_for_the_current_one_flags(alice, bob):

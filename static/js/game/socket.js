@@ -45,11 +45,12 @@ export class ReconnectingSocket {
     this.connect();
   }
 
-  /** Send now if open; a `sync` or action waits for the next connection otherwise. */
+  /** Send now if open, else on the next connection (a move made meanwhile carries its ply,
+   *  so the server refuses it as stale if the game has moved on). */
   send(message) {
     const text = JSON.stringify(message);
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
-    else if (message.type !== "move") this.queue.push(text);
+    else if (!this.queue.includes(text)) this.queue.push(text);
   }
 
   /** Drop the connection as a network failure would (used by tests and debugging). */

@@ -1,0 +1,238 @@
+"""Live play in a real Chromium against a real daphne (and a real Celery worker for the AI):
+two people play a duel to its end through the board, a guest plays the AI to its end, and a
+reload or a dropped connection in mid-game resumes at the right version."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Match, Seat, Status
+from games.services import Player
+from tests.support.processes import ManagedProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
+# seat 1 leads its last card 6D and wins.
+SHORT_DUEL = "SH 7C9D/6D8CKD - 0 -"
+expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess) -> Iterator[None]:
+    """Start the server and the worker first, then let the ORM run beside sync Playwright's
+    event loop (this thread is not async; the child processes keep Django's check)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _sockets_settled() -> Iterator[None]:
+    """Let the server record the closing of the pages' sockets before the database is
+    flushed for the next test (no event reaches this process: poll the condition briefly)."""
+    yield
+    deadline = time.monotonic() + 10
+    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def make_user():
+    names = iter(range(1, 1000))
+
+    def make(name: str):
+        return get_user_model().objects.create_user(
+            f"{name}{next(names)}", password="pw-Xk39-long"
+        )
+
+    return make
+
+
+@pytest.fixture
+def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
+    def open_as(user=None):
+        page = new_page()
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            page.context.add_cookies([{
+                "name": "sessionid", "value": client.cookies["sessionid"].value,
+                "url": asgi_server.extra["url"],
+            }])
+        return page
+
+    return open_as
+
+
+def card(page, code: str):
+    return page.locator(f'[data-part=bottom] button.card[data-card="{code}"]')
+
+
+def at_ply(page, ply: int) -> None:
+    expect(page.locator("#game")).to_have_attribute("data-ply", str(ply))
+
+
+def test_two_players_play_a_duel_to_its_end(user_page, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, start_tpn=SHORT_DUEL
+    )
+    first, second = user_page(alice), user_page(bob)
+    first.goto(f"/game/{match.pk}/")
+    second.goto(f"/game/{match.pk}/")
+
+    # Both hands are shown; each player's trump suit is on screen.
+    expect(first.get_by_test_id("trump-0")).to_contain_text("spades")
+    expect(first.get_by_test_id("trump-1")).to_contain_text("hearts")
+    expect(second.locator('[data-testid=hand-0] .card[data-card="9D"]')).to_be_visible()
+    expect(first.get_by_test_id("status")).to_contain_text("Your turn")
+    expect(second.get_by_test_id("status")).to_contain_text(alice.username)
+    # Only what may be played is enabled: with an empty pile, any card leads.
+    expect(card(second, "8C")).to_be_disabled()
+
+    card(first, "7C").click()
+    at_ply(second, 1)
+    expect(second.locator('[data-testid=pile] .card.last[data-card="7C"]')).to_be_visible()
+    # Bob beats 7C: only 8C beats it (KD and 6D do not), then lays KD.
+    expect(card(second, "6D")).to_be_disabled()
+    expect(card(second, "KD")).to_be_disabled()
+    card(second, "8C").click()
+    expect(card(second, "8C")).to_have_attribute("aria-pressed", "true")
+    expect(card(second, "KD")).to_be_enabled()
+    card(second, "KD").click()
+
+    at_ply(first, 2)
+    expect(first.get_by_test_id("pile-count")).to_contain_text("3 cards")
+    expect(first.get_by_test_id("take")).to_have_text("Take 3 cards")
+    first.get_by_test_id("take").click()
+
+    at_ply(second, 3)
+    card(second, "6D").click()
+
+    for page, title in ((first, "You lost"), (second, "You won")):
+        expect(page.get_by_test_id("result-title")).to_have_text(title)
+        expect(page.get_by_test_id("result-reason")).to_have_text("Cards played out")
+        expect(page.get_by_test_id("move-list").locator("li")).to_have_count(4)
+        expect(page.get_by_test_id("rematch")).to_be_visible()
+    match.refresh_from_db()
+    assert (match.status, match.loser_seat) == (Status.FINISHED, 0)
+
+    # Rematch: both ask, and both pages move to the new game, dealt by the loser.
+    first.get_by_test_id("rematch").click()
+    expect(second.get_by_test_id("rematch")).to_have_text("Accept the rematch")
+    old_url = first.url
+    second.get_by_test_id("rematch").click()
+    expect(first).not_to_have_url(old_url)
+    expect(second).not_to_have_url(old_url)
+    rematch = Match.objects.get(previous=match)
+    assert first.url.endswith(f"/game/{rematch.pk}/")
+    assert second.url.endswith(f"/game/{rematch.pk}/")
+    assert rematch.dealer == 0  # the loser deals
+    expect(first.locator("#game")).to_have_attribute("data-status", re.compile("trumps|playing"))
+
+
+def play_first_legal(page) -> None:
+    """Play like a beginner: the first card that may be played, else take."""
+    board = page.locator("[data-part=bottom]")
+    playable = board.locator("button.card.playable")
+    expect(page.locator("[data-part=bottom] button.card.playable, [data-testid=take]").first
+           ).to_be_visible()
+    if playable.count():
+        playable.first.click()
+        if board.locator("button.card.selected").count():
+            board.locator("button.card.playable:not(.selected)").first.click()
+        return
+    page.get_by_test_id("take").click()
+
+
+def test_a_guest_plays_the_ai_to_the_end(user_page):
+    page = user_page()
+    page.goto("/")
+    page.get_by_test_id("play-ai").click()
+    page.select_option("select[name=level]", index=0)
+    page.get_by_test_id("start-ai-game").click()
+    page.wait_for_url("**/game/*/")
+    game = page.locator("#game")
+    match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+    expect(game).to_have_attribute("data-version", re.compile(r"\d+"))
+    # Remember whether the page ever said that the AI is thinking (its moves come fast).
+    page.evaluate("""() => {
+        const status = document.querySelector('[data-testid=status]');
+        const seen = () => {
+            if (status.classList.contains('thinking')) window.sawThinking = true;
+        };
+        seen();
+        new MutationObserver(seen).observe(status, {attributes: true, childList: true});
+    }""")
+    if game.get_attribute("data-status") == "trumps":
+        page.locator("[data-testid^=choose-]:not([disabled])").first.click()
+    expect(game).to_have_attribute("data-status", "playing")
+
+    deadline = time.monotonic() + 150
+    while game.get_attribute("data-status") == "playing" and time.monotonic() < deadline:
+        if game.get_attribute("data-to-move") == game.get_attribute("data-you"):
+            ply = game.get_attribute("data-ply")
+            play_first_legal(page)
+            expect(game).not_to_have_attribute("data-ply", ply)
+        else:
+            page.wait_for_function(
+                "() => { const g = document.getElementById('game');"
+                " return g.dataset.toMove === g.dataset.you || g.dataset.status !== 'playing'; }",
+                timeout=30_000,
+            )
+
+    expect(game).to_have_attribute("data-status", "finished")
+    expect(page.get_by_test_id("result-title")).to_be_visible()
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Status.FINISHED
+    assert match.seats.get(index=0).guest_id
+    assert page.get_by_test_id("move-list").locator("li").count() == match.ply
+    assert page.evaluate("window.sawThinking === true")
+
+
+def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH", seed=2024,
+        clock_initial=300, clock_increment=3,
+    )
+    first, second = user_page(alice), user_page(bob)
+    first.goto(f"/game/{match.pk}/")
+    second.goto(f"/game/{match.pk}/")
+    play_first_legal(first)
+    at_ply(second, 1)
+    play_first_legal(second)
+    at_ply(first, 2)
+    moves = first.get_by_test_id("move-list").locator("li")
+    expect(moves).to_have_count(2)
+    moves_before = [moves.nth(i).get_attribute("data-move") for i in range(2)]
+
+    first.reload()
+    at_ply(first, 2)
+    expect(moves).to_have_count(2)
+    assert [moves.nth(i).get_attribute("data-move") for i in range(2)] == moves_before
+    expect(first.get_by_test_id("status")).to_contain_text("Your turn")
+    play_first_legal(first)
+    at_ply(second, 3)
+
+    # Bob's connection drops just before he moves: the move goes out once it is back.
+    second.evaluate("window.yourTrumpsBoard.drop()")
+    play_first_legal(second)
+    at_ply(first, 4)
+    # It drops again, and Alice moves while he is away: he catches up by himself.
+    second.evaluate("window.yourTrumpsBoard.drop()")
+    play_first_legal(first)
+    at_ply(first, 5)
+    at_ply(second, 5)  # reconnected by itself, with the full state
+    expect(second.get_by_test_id("move-list").locator("li")).to_have_count(5)
+    expect(second.get_by_test_id("status")).to_contain_text("Your turn")
