@@ -8,6 +8,7 @@ Protocol (JSON objects):
   "challenges_out": [tokens], "live_match": {"id", "url"} | null}, "server_time_ms"}` on
   connect, after every change that concerns it (any process), and on its periodic tick when
   something changed.
+- `{"type": "pools", "pools": [...]}` when the numbers of waiting players change.
 - When the player is paired (pool, seek or challenge, in any process):
   `{"type": "paired", "match_id": N, "url": "/game/N/"}`; also on connect if the player's
   live match began moments ago (paired while the page was loading).
@@ -159,6 +160,9 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self._send_lobby()
+
+    async def lobby_pools(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "pools", "pools": event["pools"]})
 
     async def user_changed(self, event: dict[str, Any]) -> None:
         await self._send_lobby()

@@ -15,7 +15,8 @@ ever locked before users' rows. A match is started only with both players locked
 in a live game, and starting it removes both players' pool entries and seeks.
 
 After commit, both players of a new match are told on their user group (`user-<id>`), and
-the lobby group (`lobby`) is told when the list of seeks changed.
+the lobby group (`lobby`) is told when the list of seeks changed, and sent the new numbers
+of waiting players when they changed.
 """
 
 from __future__ import annotations
@@ -178,6 +179,13 @@ def lobby_changed() -> None:
     _group_send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
+def pools_changed() -> None:
+    """Every lobby socket gets the new numbers of waiting players (one query, here)."""
+    from games.matchmaking.selectors import pools
+
+    _group_send(LOBBY_GROUP, {"type": "lobby.pools", "pools": pools()})
+
+
 def _user_changed(user_id: int) -> None:
     _group_send(user_group(user_id), {"type": "user.changed"})
 
@@ -220,14 +228,20 @@ def pool_join(
                 user=locked, pool_id=pool, rating=_rating_of(locked), joined_at=now,
                 alive_until=alive_until, channel_name=channel_name,
             )
-    return pool_wave(pool=pool, now=now, force=True)
+    matches = pool_wave(pool=pool, now=now, force=True)
+    if not matches:  # else the wave has told the lobby already
+        pools_changed()
+    return matches
 
 
 def pool_leave(*, user: User) -> bool:
     """Stop waiting. True if the player was waiting."""
     with transaction.atomic():
         _lock_users([user.pk])
-        return PoolEntry.objects.filter(user=user).delete()[0] > 0
+        left = PoolEntry.objects.filter(user=user).delete()[0] > 0
+        if left:
+            transaction.on_commit(pools_changed)
+    return left
 
 
 def _waved_recently(key: str, now: datetime, interval: float, row: Pool | None = None) -> bool:
@@ -252,7 +266,8 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
             return []
         row.last_wave_at = now
         row.save(update_fields=["last_wave_at"])
-        PoolEntry.objects.filter(pool=row, alive_until__lte=now).delete()
+        if PoolEntry.objects.filter(pool=row, alive_until__lte=now).delete()[0]:
+            transaction.on_commit(pools_changed)
         entries = list(PoolEntry.objects.filter(pool=row))
         # A wave missed is a wave interval waited (so the range widens with time, whichever
         # process ran the waves, and a wave run twice counts nothing twice).
@@ -287,6 +302,8 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
                     rated=True, now=now,
                 )
             )
+        if matches:
+            transaction.on_commit(pools_changed)
     return matches
 
 
@@ -314,7 +331,8 @@ def lobby_socket_closed(*, channel_name: str) -> None:
     """The socket is gone: its pool entry and its seeks go with it."""
     if not channel_name:
         return
-    PoolEntry.objects.filter(channel_name=channel_name).delete()
+    if PoolEntry.objects.filter(channel_name=channel_name).delete()[0]:
+        pools_changed()
     if Seek.objects.filter(channel_name=channel_name).delete()[0]:
         lobby_changed()
 

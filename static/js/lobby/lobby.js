@@ -43,13 +43,19 @@ function tickWaited() {
 }
 setInterval(tickWaited, 250);
 
-function renderPools(pools, me) {
+function renderCounts(pools) {
   for (const pool of pools) {
     const button = root.querySelector(`[data-pool="${CSS.escape(pool.key)}"]`);
     if (!button) continue;
     button.querySelector("[data-role=waiting]").textContent =
       pool.waiting ? fill(labels.waiting, { count: pool.waiting }) : "";
-    button.classList.toggle("active", me.searching?.pool === pool.key);
+  }
+}
+
+function renderPools(pools, me) {
+  renderCounts(pools);
+  for (const button of root.querySelectorAll("[data-pool]")) {
+    button.classList.toggle("active", me.searching?.pool === button.dataset.pool);
   }
   if (me.searching) {
     searchingSince = me.searching.since_ms;
@@ -129,6 +135,7 @@ const lobby = connectLobby(config, {
     renderSeeks(message.seeks);
     renderMe(message.me);
   },
+  pools(message) { renderCounts(message.pools); },
   ok() { say(""); },
   error(message) { say(message.detail, true); },
   paired() { say(labels.paired); },

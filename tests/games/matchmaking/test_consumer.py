@@ -142,7 +142,7 @@ def test_players_on_two_daphne_processes_are_paired_by_waves_their_sockets_drive
                 await socket.next("lobby")
                 await socket.send({"type": "pool_join", "pool": "5+3"})
             start = time.monotonic()
-            paired = [await socket.next("paired", timeout=20) for socket in sockets]
+            paired = [await socket.next("paired", timeout=40) for socket in sockets]
             return paired, time.monotonic() - start
         finally:
             for socket in sockets:
@@ -163,8 +163,8 @@ def test_a_flood_of_messages_closes_the_lobby_socket(asgi_server, make_player, l
         socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
         try:
             await socket.next("lobby")
-            for _ in range(200):
-                await socket.send({"type": "sync"})
+            for _ in range(200):  # refused at once (no database), so the bucket runs dry
+                await socket.send({"type": "fly"})
             while True:
                 await socket.next("error")
         except websockets.exceptions.ConnectionClosed as closed:
@@ -173,3 +173,29 @@ def test_a_flood_of_messages_closes_the_lobby_socket(asgi_server, make_player, l
             await socket.close()
 
     assert asyncio.run(scenario()) == 4429
+
+
+def test_the_lobby_sees_how_many_wait_in_each_pool(asgi_server, make_player, lobby_settled):
+    anna, boris = make_player("anna"), make_player("boris")
+    url = asgi_server.extra["url"]
+    cookie_a, cookie_b = session_cookie_for(anna), session_cookie_for(boris)
+
+    async def scenario():
+        a = await LobbySocket.open(url, cookie_a)
+        b = await LobbySocket.open(url, cookie_b)
+        try:
+            await a.next("lobby")
+            await b.next("lobby")
+            await a.send({"type": "pool_join", "pool": "10+5"})
+            counts = await b.next("pools")
+            while dict((p["key"], p["waiting"]) for p in counts["pools"])["10+5"] != 1:
+                counts = await b.next("pools")
+            await a.send({"type": "pool_leave"})
+            while dict((p["key"], p["waiting"]) for p in counts["pools"])["10+5"] != 0:
+                counts = await b.next("pools")
+            return True
+        finally:
+            await a.close()
+            await b.close()
+
+    assert asyncio.run(scenario())
