@@ -11,14 +11,23 @@ from games.services import TIME_CONTROLS
 UNTIMED = "untimed"
 
 
-def ai_levels() -> list[int]:
-    """The AI's levels, weakest first (from `games.ai` when it offers them)."""
-    try:
-        from games.ai import LEVELS  # type: ignore[attr-defined]
+# The names of the AI's levels (`games.ai.LEVELS`), translated here.
+LEVEL_NAMES = {
+    "beginner": _("beginner"),
+    "greedy": _("greedy"),
+    "club player": _("club player"),
+    "expert": _("expert"),
+}
 
-        return sorted(int(level) for level in LEVELS)
-    except (ImportError, AttributeError, TypeError, ValueError):
-        return list(range(1, 9))
+
+def ai_levels() -> list[tuple[int, str]]:
+    """The AI's levels, weakest first, with their names."""
+    from games.ai import LEVELS
+
+    return [
+        (level.number, f"{level.number} · {LEVEL_NAMES.get(level.name, level.name)}")
+        for level in LEVELS
+    ]
 
 
 def time_control_choices() -> list[tuple[str, str]]:
@@ -44,5 +53,5 @@ class PlayAIForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.fields["level"].choices = [(lv, str(lv)) for lv in ai_levels()]
+        self.fields["level"].choices = ai_levels()
         self.fields["time_control"].choices = time_control_choices()

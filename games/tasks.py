@@ -13,7 +13,6 @@ thread stands in for the ETA.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -41,27 +40,26 @@ AI_MAX_MOVETIME = 2.0
 AI_MIN_MOVETIME = 0.05
 
 
-def _choose(game: Game, level: int, movetime: float, should_stop: Callable[[], bool]) -> Move:
-    """The AI's move (`games.ai.choose_move`); a random legal move if the AI is missing."""
-    try:
-        from games.ai import choose_move
-    except ImportError:  # the AI package is not installed in this build
-        return random.choice(game.legal_moves())
+def _choose(game: Game, level: int, movetime: float | None,
+            should_stop: Callable[[], bool]) -> Move:
+    """The AI's move (`games.ai.choose_move`)."""
+    from games.ai import choose_move
+
     return choose_move(game, level, movetime=movetime, should_stop=should_stop)
 
 
-def ai_movetime(*, level: int, clock_ms: int | None, increment: int) -> float:
-    """Seconds the AI may think: its level's budget, within a safe share of its clock."""
-    budget = AI_MAX_MOVETIME
-    try:
-        from games.ai import level_movetime  # type: ignore[attr-defined]
+def ai_movetime(*, level: int, clock_ms: int | None, increment: int) -> float | None:
+    """Seconds the AI may think, or None for its level's own budget: less only when its
+    clock is short (a small share of the time left, plus half the increment)."""
+    from games.ai import level_budget
 
-        budget = float(level_movetime(level))
-    except (ImportError, AttributeError, TypeError, ValueError):
-        pass
-    if clock_ms is not None:
-        budget = min(budget, clock_ms / 1000 / 25 + increment * 0.5)
-    return max(AI_MIN_MOVETIME, min(budget, AI_SOFT_TIME_LIMIT - 2))
+    budget = min(float(level_budget(level)), AI_MAX_MOVETIME)
+    if clock_ms is None:
+        return None if budget < AI_MAX_MOVETIME else budget
+    share = clock_ms / 1000 / 25 + increment * 0.5
+    if share >= budget:
+        return None if budget < AI_MAX_MOVETIME else budget
+    return max(AI_MIN_MOVETIME, share)
 
 
 @shared_task(

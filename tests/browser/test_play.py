@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from playwright.sync_api import expect
 
 from games import services
 from games.models import Match, Seat, Status
 from games.services import Player
+from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -59,13 +59,14 @@ def make_user():
 
 @pytest.fixture
 def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
-    def open_as(user=None):
+    """A page in its own browser context, logged in as `user` or as the guest `guest_id`."""
+
+    def open_as(user=None, guest_id: str = ""):
         page = new_page()
-        if user is not None:
-            client = Client()
-            client.force_login(user)
+        cookie = session_cookie_for(user, guest_id) if user or guest_id else ""
+        if cookie:
             page.context.add_cookies([{
-                "name": "sessionid", "value": client.cookies["sessionid"].value,
+                "name": "sessionid", "value": cookie.split("=", 1)[1],
                 "url": asgi_server.extra["url"],
             }])
         return page
@@ -154,7 +155,7 @@ def play_first_legal(page) -> None:
     page.get_by_test_id("take").click()
 
 
-def test_a_guest_plays_the_ai_to_the_end(user_page):
+def test_a_guest_starts_a_game_against_the_ai_from_the_home_page(user_page):
     page = user_page()
     page.goto("/")
     page.get_by_test_id("play-ai").click()
@@ -162,9 +163,33 @@ def test_a_guest_plays_the_ai_to_the_end(user_page):
     page.get_by_test_id("start-ai-game").click()
     page.wait_for_url("**/game/*/")
     game = page.locator("#game")
-    match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
-
     expect(game).to_have_attribute("data-version", re.compile(r"\d+"))
+    match = Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    assert match.seats.get(index=0).guest_id
+    assert match.seats.get(index=1).ai_level == 1
+    if game.get_attribute("data-status") == "trumps":
+        page.locator("[data-testid^=choose-]:not([disabled])").first.click()
+    expect(game).to_have_attribute("data-status", "playing")
+    # Whoever leads, the AI answers: the game reaches the human's turn after an AI move.
+    if game.get_attribute("data-to-move") == game.get_attribute("data-you"):
+        play_first_legal(page)
+    expect(page.get_by_test_id("move-list").locator("li.seat-1")).not_to_have_count(0)
+    expect(game).to_have_attribute("data-to-move", "0")
+
+
+# A short middle game: the weakest AI (seat 1) and a guest (seat 0) play it to its end.
+AI_ENDGAME = "SH 7C9DJSQH8D/6D8CKDTCAH - 0 -"
+
+
+def test_a_guest_plays_the_ai_to_the_end(user_page):
+    match = services.match_create(
+        players=[Player(guest_id="b" * 32), Player(ai_level=1)], dealer=1,
+        start_tpn=AI_ENDGAME, clock_initial=180, clock_increment=2,
+    )
+    page = user_page(guest_id="b" * 32)
+    page.goto(f"/game/{match.pk}/")
+    game = page.locator("#game")
+    expect(game).to_have_attribute("data-you", "0")
     # Remember whether the page ever said that the AI is thinking (its moves come fast).
     page.evaluate("""() => {
         const status = document.querySelector('[data-testid=status]');
@@ -174,11 +199,8 @@ def test_a_guest_plays_the_ai_to_the_end(user_page):
         seen();
         new MutationObserver(seen).observe(status, {attributes: true, childList: true});
     }""")
-    if game.get_attribute("data-status") == "trumps":
-        page.locator("[data-testid^=choose-]:not([disabled])").first.click()
-    expect(game).to_have_attribute("data-status", "playing")
 
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 60
     while game.get_attribute("data-status") == "playing" and time.monotonic() < deadline:
         if game.get_attribute("data-to-move") == game.get_attribute("data-you"):
             ply = game.get_attribute("data-ply")
@@ -193,10 +215,10 @@ def test_a_guest_plays_the_ai_to_the_end(user_page):
 
     expect(game).to_have_attribute("data-status", "finished")
     expect(page.get_by_test_id("result-title")).to_be_visible()
-    match = Match.objects.get(pk=match_id)
+    expect(page.get_by_test_id("result-reason")).not_to_be_empty()
+    match.refresh_from_db()
     assert match.status == Status.FINISHED
-    assert match.seats.get(index=0).guest_id
-    assert page.get_by_test_id("move-list").locator("li").count() == match.ply
+    expect(page.get_by_test_id("move-list").locator("li")).to_have_count(match.ply)
     assert page.evaluate("window.sawThinking === true")
 
 

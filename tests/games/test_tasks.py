@@ -70,7 +70,14 @@ def test_the_flag_task_for_a_stale_ply_does_nothing_and_for_the_current_one_flag
     assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.TIMEOUT)
 
 
-def test_the_ai_thinks_within_a_share_of_its_clock():
-    assert tasks.ai_movetime(level=1, clock_ms=None, increment=0) <= tasks.AI_MAX_MOVETIME
-    assert tasks.ai_movetime(level=9, clock_ms=10_000, increment=0) <= 0.5
-    assert tasks.ai_movetime(level=9, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
+def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
+    from games.ai import STRONGEST, level_budget
+
+    # Untimed, or plenty of time: the level's own budget.
+    assert tasks.ai_movetime(level=1, clock_ms=None, increment=0) is None
+    assert tasks.ai_movetime(level=STRONGEST, clock_ms=600_000, increment=5) is None
+    # Short of time: a small share of what is left.
+    short = tasks.ai_movetime(level=STRONGEST, clock_ms=5_000, increment=0)
+    assert short is not None
+    assert short < level_budget(STRONGEST)
+    assert tasks.ai_movetime(level=STRONGEST, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
