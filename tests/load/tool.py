@@ -460,6 +460,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def config_of(args: argparse.Namespace) -> Config:
+    return Config(
+        duels=args.duels, ai_games=args.ai_games, ai_levels=args.ai_levels or [1],
+        duration=args.duration, think_min=args.think[0], think_max=args.think[1],
+        clock=None if args.clock == "none" else args.clock, rated=not args.casual,
+        client_procs=args.client_procs, seed=args.seed,
+    )
+
+
 def prepare_environment(args: argparse.Namespace) -> dict[str, str]:
     env = {
         "DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings",
@@ -491,55 +500,69 @@ def ensure_database(url: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    env = prepare_environment(args)
-    config = Config(
-        duels=args.duels, ai_games=args.ai_games, ai_levels=args.ai_levels or [1],
-        duration=args.duration, think_min=args.think[0], think_max=args.think[1],
-        clock=None if args.clock == "none" else args.clock, rated=not args.casual,
-        client_procs=args.client_procs, seed=args.seed,
-    )
-    ensure_database(args.database_url)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    import redis
-
-    from tests.support.processes import start_daphne
-
-    started: list[Any] = []
-    pids: dict[str, int] = {}
-    logs = Path(tempfile.mkdtemp(prefix="yourtrumps-load-"))
-    try:
-        if args.url:
-            servers = args.url
-        else:
-            redis.Redis.from_url(args.redis_url).flushdb()
-            servers = []
-            for _ in range(args.servers):
-                server = start_daphne(env, logs)
-                started.append(server)
-                servers.append(str(server.extra["url"]))
-                assert server.process is not None
-                pids[server.name] = server.process.pid
-            if not args.no_worker:
-                worker = start_worker(env, logs, args.worker_args.split())
-                started.append(worker)
-                wait_for_worker(worker)
-                assert worker.process is not None
-                pids["celery-worker"] = worker.process.pid
-        print(f"servers: {', '.join(servers)} (logs in {logs})")
-        report = run_load(config, servers, pids)
-        report["process_logs"] = str(logs)
-    finally:
-        for process in started:
-            process.stop()
+    config = config_of(args)
+    with Topology(args) as topology:
+        print(f"servers: {', '.join(topology.servers)} (logs in {topology.logs})")
+        report = run_load(config, topology.servers, topology.pids)
+        report["process_logs"] = str(topology.logs)
     print(format_report(report))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, default=str))
     return 0 if report["consistency"]["ok"] else 1
+
+
+class Topology:
+    """The servers of a run: started here (and stopped at the end) unless `--url` is given.
+    Entering it also prepares the database and configures Django in this process."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.env = prepare_environment(args)
+        self.started: list[Any] = []
+        self.pids: dict[str, int] = {}
+        self.servers: list[str] = []
+        self.logs = Path(tempfile.mkdtemp(prefix="yourtrumps-load-"))
+
+    def __enter__(self) -> Topology:
+        args = self.args
+        ensure_database(args.database_url)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        if args.url:
+            self.servers = list(args.url)
+            return self
+        import redis
+
+        from tests.support.processes import start_daphne
+
+        redis.Redis.from_url(args.redis_url).flushdb()
+        try:
+            for _ in range(args.servers):
+                server = start_daphne(self.env, self.logs)
+                self.started.append(server)
+                self.servers.append(str(server.extra["url"]))
+                self.pids[server.name] = server.process.pid
+            if not args.no_worker:
+                worker = start_worker(self.env, self.logs, args.worker_args.split())
+                self.started.append(worker)
+                wait_for_worker(worker)
+                self.pids["celery-worker"] = worker.process.pid
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        for process in self.started:
+            process.stop()
+        self.started = []
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def wait_for_worker(worker: Any) -> None:
