@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Seat
+from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,6 +27,14 @@ def _orm_beside_playwright(asgi_server: ManagedProcess) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         yield
+
+
+@pytest.fixture(autouse=True)
+def _servers_quiet_before_the_flush() -> Iterator[None]:
+    """Set up first, so torn down last: after the pages have closed, let the server finish
+    handling their sockets before the database is flushed."""
+    yield
+    wait_until_servers_are_quiet()
 
 
 @pytest.fixture

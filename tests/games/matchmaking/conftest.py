@@ -38,3 +38,30 @@ def make_player(db):
         return user
 
     return make
+
+
+def wait_until_servers_are_quiet(timeout: float = 10) -> None:
+    """Wait until the servers have finished what closing their sockets made them do
+    (removing pool entries and seeks, presence of seats), so that the database flush after a
+    test does not deadlock with a transaction of theirs. There is no event to await from
+    here: the database is polled briefly for no other busy session, a few times in a row."""
+    import time
+
+    from django.db import connection
+
+    from games.matchmaking.models import PoolEntry, Seek
+    from games.models import Seat
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 3 and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state <> 'idle'"
+            )
+            busy = cursor.fetchone()[0]
+        leftovers = (PoolEntry.objects.exists() or Seek.objects.exists()
+                     or Seat.objects.filter(connections__gt=0).exists())
+        quiet = quiet + 1 if not busy and not leftovers else 0
+        time.sleep(0.05)

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from games.matchmaking.models import PoolEntry, Seek
 from games.models import Seat
+from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.games.matchmaking.sockets import LobbySocket
 from tests.games.sockets import session_cookie_for
 
@@ -17,12 +17,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def lobby_settled():
-    """After the test: wait until the server has handled the sockets' closing (their entries
-    and seeks are removed), so the flush between tests does not race it."""
+    """After the test: let the servers finish handling the closed sockets (see
+    `wait_until_servers_are_quiet`)."""
     yield
-    deadline = time.monotonic() + 10
-    while (PoolEntry.objects.exists() or Seek.objects.exists()) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until_servers_are_quiet()
 
 
 def test_two_players_joining_a_pool_are_both_sent_to_one_match(
