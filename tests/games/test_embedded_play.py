@@ -1,0 +1,88 @@
+"""The embedded default (SQLite, in-memory channel layer, Celery eager in a thread): a visitor
+opens the AI page, starts a game at once as a guest and plays; the AI's moves, made in a
+thread off the event loop, reach the socket without the client asking."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import re
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+
+import websockets
+
+from tests.site.test_embedded_default import embedded_env
+from tests.support.processes import REPO_ROOT, ManagedProcess, free_port, wait_for_http
+
+
+def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
+    env = embedded_env(tmp_path)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=REPO_ROOT, env=env, check=True, capture_output=True,
+    )
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = ManagedProcess(
+        name="embedded daphne",
+        args=[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+              "yourtrumps_site.asgi:application"],
+        env=env,
+        log_path=tmp_path / "daphne.log",
+    ).start()
+    try:
+        wait_for_http(f"{base}/healthz", server)
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        page = opener.open(f"{base}/play/ai/", timeout=10).read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        form = urllib.parse.urlencode({
+            "csrfmiddlewaretoken": token, "level": "1", "time_control": "untimed",
+            "variant": "standard",
+        }).encode()
+        request = urllib.request.Request(f"{base}/play/ai/", data=form,
+                                         headers={"Referer": f"{base}/play/ai/"})
+        response = opener.open(request, timeout=10)
+        match_id = int(re.search(r"/game/(\d+)/", response.geturl()).group(1))
+        cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+
+        async def play() -> dict:
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/match/{match_id}/", origin=base,
+                additional_headers={"Cookie": cookie},
+            ) as socket:
+                state: dict = {}
+                ai_moves = 0
+                while ai_moves < 3:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 15))
+                    if message["type"] != "state":
+                        assert message["type"] == "ok", message
+                        continue
+                    if state and message["version"] <= state["version"]:
+                        continue
+                    if state and message["ply"] > state["ply"] and message["last_move"]["seat"]:
+                        ai_moves += 1
+                    state = message
+                    if state["status"] != "playing" and state["status"] != "trumps":
+                        break
+                    if state["status"] == "trumps" and state["trump_choice"]["chooser"] == 0:
+                        free = state["trump_choice"]["free"][0]
+                        await socket.send(json.dumps({"type": "trump", "suit": free}))
+                    elif state["status"] == "playing" and state["to_move"] == state["you"]:
+                        await socket.send(json.dumps(
+                            {"type": "move", "move": state["legal_moves"][0], "ply": state["ply"]}
+                        ))
+                return state
+
+        final = asyncio.run(play())
+    finally:
+        server.stop()
+
+    assert final["you"] == 0
+    assert final["seats"][0]["kind"] == "guest"
+    assert final["seats"][1]["kind"] == "ai"
+    assert final["ply"] >= 3
