@@ -289,6 +289,16 @@ def proc_figures(pid: int) -> dict[str, float]:
     return {"rss_mib": rss, "cpu_s": cpu}
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine so far, from /proc/stat."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return sum(fields) - idle, sum(fields)
+
+
 def child_pids(pid: int) -> list[int]:
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -316,6 +326,7 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
     peak: dict[str, dict[str, float]] = {}
     sampler_stop = multiprocessing.Event() if server_pids else None
     began = time.monotonic()
+    cpu_before = machine_cpu()
     if server_pids:
         import threading
 
@@ -334,6 +345,8 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
     if sampler_stop is not None:
         sampler_stop.set()
     after = {name: proc_figures(pid) for name, pid in server_pids.items()}
+    cpu_after = machine_cpu()
+    machine_busy = (cpu_after[0] - cpu_before[0]) / max(cpu_after[1] - cpu_before[1], 1e-9)
     log("checking the database ...")
     from django.db import connections
 
@@ -359,6 +372,8 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         "errors": dict(stats.errors.most_common()),
         "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
         "client_cpu_s": round(client_cpu, 1),
+        "machine_cpu_busy": round(machine_busy, 2),
+        "load_average": os.getloadavg(),
         "consistency": consistency,
         "processes": {
             name: {
@@ -403,7 +418,9 @@ def format_report(report: dict[str, Any]) -> str:
                  f"{report['games_finished']}")
     lines.append(f"errors: {report['errors'] or 'none'}")
     lines.append(f"client: loop lag max {report['client_loop_lag_max_ms']} ms, "
-                 f"CPU {report['client_cpu_s']} s")
+                 f"CPU {report['client_cpu_s']} s; machine CPU busy "
+                 f"{report['machine_cpu_busy']:.0%}, load average "
+                 f"{' '.join(f'{x:.1f}' for x in report['load_average'])}")
     for name, figures in report["processes"].items():
         lines.append(
             f"{name}: RSS {figures['rss_mib_before']} -> peak {figures['rss_mib_peak']} -> "
