@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,18 +65,20 @@ def load_endgames(path: Path = ENDGAMES_FILE) -> list[Endgame]:
     return endgames
 
 
-def generate(count: int, max_cards: int, seed: int, max_nodes: int) -> list[Endgame]:
+def generate(count: int, max_cards: int, seed: int, max_nodes: int) -> Iterator[Endgame]:
+    """``count`` solved positions of 4..max_cards cards in turn (sizes cycle), skipping
+    those the solver cannot finish within ``max_nodes``."""
     rng = random.Random(seed)
-    found: list[Endgame] = []
-    while len(found) < count:
-        n_cards = 4 + len(found) % (max_cards - 3)
+    found = 0
+    while found < count:
+        n_cards = 4 + found % (max_cards - 3)
         state = random_endgame(rng, n_cards)
         try:
             solution = solve(state, all_moves=True, max_nodes=max_nodes)
         except SearchTimeout:
             continue  # too big to solve within the budget: not a reference position
-        found.append(Endgame(state.tpn(), solution.value, frozenset(solution.moves)))
-    return found
+        found += 1
+        yield Endgame(state.tpn(), solution.value, frozenset(solution.moves))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
-from games.rules.moves import TAKE_BASE
+from games.rules.moves import TAKE_BASE, format_move_code
 from games.rules.state import State
 
 Deps = frozenset[Key]
@@ -60,6 +60,9 @@ class Solution:
     moves: tuple[int, ...]
     """Codes of the moves that keep the value (all legal ones if ``all_moves``)."""
     nodes: int
+
+    def moves_text(self) -> list[str]:
+        return [format_move_code(c) for c in self.moves]
 
 
 class Solver:
