@@ -523,7 +523,8 @@ class CappedPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return int(self.object_list[: HISTORY_COUNT_CAP + 1].count())
+        # Without the ordering: counting needs no sort.
+        return int(self.object_list.order_by()[: HISTORY_COUNT_CAP + 1].count())
 
     @property
     def capped(self) -> bool:

@@ -23,6 +23,7 @@ Import is ``games.rules.parse_record``; its ``RecordError`` names the line and t
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import UTC
 from typing import Any
 
@@ -160,30 +161,17 @@ def _analyse_function() -> Any:
     return analyse
 
 
-def analysis_marks(found: object) -> dict[str, object]:
-    """The analysis as the replay shows it: ``marks`` by ply (as text, for JSON) and the
-    first ply the analysis reaches. Accepts plies, or items with a ``ply`` (and values)."""
-    reached = getattr(found, "reached_from", None)
-    items = getattr(found, "changes", found)
+def analysis_marks(found: Iterable[Any]) -> dict[str, object]:
+    """The analysis as the replay shows it: ``marks`` by ply (the number of moves played, as
+    text for JSON: mark "7" is on the 7th move) from ``games.ai.analysis.Mistake`` items,
+    whose ``ply`` counts from 0. Values are the mover's (1 win, 0 draw, -1 loss) before and
+    after the move, with the moves that would have kept the value."""
     marks: dict[str, dict[str, object]] = {}
-    for item in items:  # type: ignore[attr-defined]
-        if isinstance(item, int):
-            marks[str(item)] = {}
-            continue
-        get = item.get if isinstance(item, dict) else lambda name, it=item: getattr(
-            it, name, None)
-        ply = get("ply")
-        if ply is None:
-            continue
-        mark: dict[str, object] = {}
-        for name in ("before", "after"):
-            value = get(name)
-            if value is None:
-                value = get(f"value_{name}")
-            if value is not None:
-                mark[name] = value if isinstance(value, int | str) else str(value)
-        best = get("best") or get("best_moves")
-        if best:
-            mark["best"] = [str(move) for move in best]
-        marks[str(int(ply))] = mark
-    return {"marks": marks, "reached_from": reached}
+    for mistake in found:
+        marks[str(int(mistake.ply) + 1)] = {
+            "move": str(mistake.move),
+            "before": int(mistake.value_before),
+            "after": int(mistake.value_after),
+            "best": [str(move) for move in mistake.best_moves],
+        }
+    return {"marks": marks, "reached_from": None}

@@ -141,8 +141,13 @@ def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):
     # Autoplay moves on by itself.
     page.get_by_test_id("speed").select_option("200")
     page.get_by_test_id("autoplay").click()
-    assert_at(page, positions, 19)
+    page.wait_for_function(
+        "Number(document.querySelector('[data-testid=replay]').dataset.ply) >= 19")
     page.get_by_test_id("autoplay").click()
+    stopped = int(page.get_by_test_id("replay").get_attribute("data-ply"))
+    assert stopped >= 19
+    page.wait_for_timeout(500)
+    assert_at(page, positions, stopped)  # and it stays there
 
 
 def test_a_ply_link_opens_the_replay_there(new_page, finished_duel):

@@ -118,7 +118,26 @@ function showStatus(position) {
     note.className = "status-mark";
     note.dataset.testid = "status-mark";
     note.textContent = labels.mark;
+    const words = labels.value_words || {};
+    if (mark.before !== undefined && mark.after !== undefined) {
+      const seat = data.seats[position.seat];
+      const detail = document.createElement("span");
+      detail.className = "mark-detail";
+      detail.textContent = `: ${fill(labels.mark_detail, {
+        before: words[String(mark.before)] ?? mark.before,
+        after: words[String(mark.after)] ?? mark.after,
+        name: seat ? seat.name : "",
+      })}`;
+      note.append(detail);
+    }
     status.append(note);
+    if (mark.best && mark.best.length) {
+      const best = document.createElement("p");
+      best.className = "status-best";
+      best.dataset.testid = "status-best";
+      best.innerHTML = fill(labels.mark_best, { moves: mark.best.map(moveHtml).join(", ") });
+      status.append(best);
+    }
   }
 }
 
@@ -242,7 +261,7 @@ function showAnalysis() {
   const marked = Object.keys(data.marks || {}).length;
   const parts = [marked ? labels.analysis_count : labels.analysis_clean];
   if (analysis.reached_from) parts.push(fill(labels.analysis_from, { ply: analysis.reached_from }));
-  else parts.push(labels.analysis_all);
+  else parts.push(labels.analysis_partial);
   analysisNote.textContent = parts.join(" ");
 }
 
@@ -272,10 +291,11 @@ async function pollAnalysis() {
 // --- a game being played: follow it through the match socket ---------------------------------
 
 let fetching = null;
+let wantedVersion = 0;
 
 async function refresh() {
   if (!data.data_url) return;
-  if (fetching) return fetching;
+  if (fetching) return fetching; // the newest state is fetched again once this one is in
   fetching = (async () => {
     try {
       const response = await fetch(data.data_url, { headers: { Accept: "application/json" } });
@@ -293,6 +313,8 @@ async function refresh() {
     } finally {
       fetching = null;
     }
+    // States that came while this fetch was out may be newer than what it brought.
+    if (data.live && wantedVersion > data.version) refresh();
   })();
   return fetching;
 }
@@ -310,6 +332,7 @@ function follow() {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type !== "state") return;
+      wantedVersion = Math.max(wantedVersion, message.version);
       if (message.version > data.version || message.status !== data.status) refresh();
     });
     socket.addEventListener("close", () => {

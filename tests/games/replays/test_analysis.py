@@ -3,6 +3,8 @@ Celery task (never in the request), stored, and shown as marks on the moves."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from django.core.cache import cache
 
@@ -13,6 +15,17 @@ from games.services import Player
 from tests.games.replays.conftest import play_match
 
 pytestmark = pytest.mark.django_db
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """The shape of ``games.ai.analysis.Mistake``."""
+
+    ply: int
+    move: object
+    value_before: int
+    value_after: int
+    best_moves: tuple
 
 
 @pytest.fixture
@@ -48,17 +61,21 @@ def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monk
 
     def analyse(start, moves):
         seen.append(len(moves))
-        return [3, {"ply": 7, "before": 1, "after": -1}]
+        # As games.ai.analysis.Mistake: ply counts from 0 (the 8th move has ply 7).
+        return [Mistake(ply=7, move=moves[7], value_before=1, value_after=-1,
+                        best_moves=(moves[7],))]
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     assert analyse_match(duel.pk) == "done"
     assert seen == [30]
     data = replay_of_match(match=duel).data
-    assert data["marks"] == {"3": {}, "7": {"before": 1, "after": -1}}
+    eighth = str(replay_of_match(match=duel).data["positions"][8]["move"])
+    assert data["marks"] == {"8": {"move": eighth, "before": 1, "after": -1,
+                                   "best": [eighth]}}
     assert data["analysis"]["status"] == "done"
     client.get(f"/game/{duel.pk}/replay")
     assert enqueued == []  # done: never asked again
-    assert client.get(f"/game/{duel.pk}/replay.json").json()["marks"]["7"]["after"] == -1
+    assert client.get(f"/game/{duel.pk}/replay.json").json()["marks"]["8"]["after"] == -1
 
 
 def test_without_the_ai_the_analysis_is_unavailable(duel, monkeypatch):
