@@ -23,6 +23,7 @@ Spectators (anyone, for a public match) receive the states and may only `sync`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -46,6 +47,7 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
     seat: int | None
     sent_version: int
     group: str | None = None
+    renewer: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -75,7 +77,21 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
             await database_sync_to_async(services.seat_presence_change)(
                 match_id=self.match_id, seat=seat, connected=True
             )
+            self.renewer = asyncio.create_task(self._renew_presence(seat))
         await self._send_state(force=True)
+
+    async def _renew_presence(self, seat: int) -> None:
+        """Renew the seat's presence lease while this socket is open."""
+        interval = services.presence_lease_seconds() / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await database_sync_to_async(services.seat_presence_renew)(
+                    match_id=self.match_id, seat=seat
+                )
+            except Exception:  # the database is away for a moment: try again later
+                logger.warning("presence lease of match %s seat %s not renewed",
+                               self.match_id, seat, exc_info=True)
 
     def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
         match = selectors.match_get(match_id=self.match_id)
@@ -85,6 +101,8 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
                                                viewer=viewer)
 
     async def disconnect(self, code: int) -> None:
+        if self.renewer is not None:
+            self.renewer.cancel()
         if self.group is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -162,6 +162,9 @@ class Seat(models.Model):
     # Presence: open game sockets of this seat's player, and when the last one closed.
     connections = models.PositiveSmallIntegerField(_("open connections"), default=0)
     disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    # Open sockets renew this lease; a server that died without closing them lets it lapse,
+    # so a count left behind by a crash does not keep a player "here" for ever.
+    present_until = models.DateTimeField(_("present until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

@@ -106,7 +106,7 @@ def match_view_of(*, match: Match, seats: list[Seat], viewer_seat: int | None,
                 "hidden": hidden,
                 "hand_size": state.hand_size(seat.index) if state is not None else 0,
                 "clock_ms": services.remaining_ms(match, seat, now),
-                "connected": seat.is_ai or seat.connections > 0,
+                "connected": services.is_present(seat, now),
                 "place": seat.place,
                 "result": seat.result or None,
                 "rating_before": seat.rating_before,
@@ -129,7 +129,7 @@ def match_view_of(*, match: Match, seats: list[Seat], viewer_seat: int | None,
             "deadline_ms": _ms(match.turn_started_at + timedelta(
                 seconds=services.trump_choice_seconds())) if match.turn_started_at else None,
         }
-    claim_at = services.claim_available_at(match, seats)
+    claim_at = services.claim_available_at(match, seats, now)
     last = None
     if moves:
         last = {"ply": len(moves), "seat": moves[-1][0], "move": moves[-1][1]}

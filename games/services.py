@@ -67,6 +67,29 @@ def trump_choice_seconds() -> int:
     return int(getattr(settings, "GAMES_TRUMP_CHOICE_SECONDS", 30))
 
 
+def presence_lease_seconds() -> int:
+    """How long an open socket counts as present without renewing its lease."""
+    return int(getattr(settings, "GAMES_PRESENCE_LEASE_SECONDS", 45))
+
+
+def is_present(seat: Seat, now: datetime) -> bool:
+    """Whether the seat's player has a game socket open (the AI is always there)."""
+    if seat.is_ai:
+        return True
+    if seat.connections <= 0:
+        return False
+    return seat.present_until is None or seat.present_until > now
+
+
+def absent_since(seat: Seat, now: datetime) -> datetime | None:
+    """Since when the seat's player has been away, or None if present or never seen."""
+    if is_present(seat, now):
+        return None
+    if seat.connections > 0:
+        return seat.present_until  # a lapsed lease: the server holding it died
+    return seat.disconnected_at
+
+
 def claim_after_seconds() -> int:
     """How long a player must be gone, on their own turn, before the other may claim."""
     return int(getattr(settings, "GAMES_CLAIM_AFTER_SECONDS", 30))
@@ -135,15 +158,18 @@ def flag_at(match: Match, seats: list[Seat]) -> datetime | None:
     return match.turn_started_at + timedelta(milliseconds=clock)
 
 
-def claim_available_at(match: Match, seats: list[Seat]) -> datetime | None:
+def claim_available_at(
+    match: Match, seats: list[Seat], now: datetime | None = None
+) -> datetime | None:
     """When the others may claim victory because the mover has left, or None if they can't:
     the mover is a person with no open game socket, gone a while during their own turn."""
+    now = now or timezone.now()
     if match.status != Status.PLAYING or match.to_move is None:
         return None
     mover = seats[match.to_move]
-    if mover.is_ai or mover.connections > 0:
+    if is_present(mover, now):
         return None
-    gone_since = mover.disconnected_at or match.started_at or match.created_at
+    gone_since = absent_since(mover, now) or match.started_at or match.created_at
     start = max(gone_since, match.turn_started_at or gone_since)
     return start + timedelta(seconds=claim_after_seconds())
 
@@ -670,7 +696,7 @@ def match_claim_victory(*, match_id: int, seat: int, now: datetime | None = None
         match, seats = _lock(match_id)
         _seat(seats, seat)
         _check_not_over(match)
-        at = claim_available_at(match, seats)
+        at = claim_available_at(match, seats, now)
         if at is None or match.to_move == seat:
             raise PlayError(errors.CANNOT_CLAIM, "your opponent is not away on their turn")
         if now < at:
@@ -700,16 +726,27 @@ def seat_presence_change(
     with transaction.atomic():
         match, seats = _lock(match_id)
         row = _seat(seats, seat)
-        before = row.connections
+        was_present = is_present(row, now)
         if connected:
+            if row.connections > 0 and not was_present:
+                row.connections = 0  # a count left behind by a server that died
             row.connections += 1
+            row.present_until = now + timedelta(seconds=presence_lease_seconds())
         else:
             row.connections = max(0, row.connections - 1)
             if row.connections == 0:
                 row.disconnected_at = now
-        row.save(update_fields=["connections", "disconnected_at"])
-        if (before == 0) != (row.connections == 0) and not match.is_over:
+        row.save(update_fields=["connections", "disconnected_at", "present_until"])
+        if was_present != is_present(row, now) and not match.is_over:
             _touch(match)  # the others' claim countdown starts or stops
+
+
+def seat_presence_renew(*, match_id: int, seat: int, now: datetime | None = None) -> None:
+    """An open socket renews its seat's presence lease (no lock: it changes nothing else)."""
+    now = now or timezone.now()
+    Seat.objects.filter(match_id=match_id, index=seat, connections__gt=0).update(
+        present_until=now + timedelta(seconds=presence_lease_seconds())
+    )
 
 
 # --- rematch ----------------------------------------------------------------------------------

@@ -299,7 +299,7 @@ def test_claim_victory_after_the_mover_has_been_gone_long_enough(alice, bob):
         services.seat_presence_change(match_id=match.pk, seat=seat, connected=True, now=T0)
     play(match, legal(match)[0], now=at(1))  # seat 1 to move
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
-                match_id=match.pk, seat=0, now=at(100))  # seat 1 is still here
+                match_id=match.pk, seat=0, now=at(5))  # seat 1 is still here
 
     services.seat_presence_change(match_id=match.pk, seat=1, connected=False, now=at(10))
     assert services.claim_available_at(reload(match), list(match.seats.all())) == at(10 + wait)
@@ -330,6 +330,34 @@ def test_no_claim_while_the_absent_player_is_not_to_move(alice, bob):
         match_id=match.pk, seat=0, now=at(100 + services.claim_after_seconds())
     )
     assert reload(match).status == Status.FINISHED
+
+
+def test_a_player_whose_server_died_counts_as_gone_once_the_lease_lapses(alice, bob):
+    match = duel(alice, bob)
+    services.seat_presence_change(match_id=match.pk, seat=0, connected=True, now=T0)
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=T0)
+    play(match, legal(match)[0], now=at(1))  # seat 1 to move; its server dies: no close
+    lease = services.presence_lease_seconds()
+    services.seat_presence_renew(match_id=match.pk, seat=1, now=at(10))  # last renewal
+    seats = list(match.seats.all())
+    assert services.is_present(seats[1], at(10 + lease - 1))
+    assert not services.is_present(seats[1], at(10 + lease))
+
+    ready = at(10 + lease + services.claim_after_seconds())
+    assert services.claim_available_at(reload(match), seats, at(10 + lease)) == ready
+    services.match_claim_victory(match_id=match.pk, seat=0, now=ready)
+    assert reload(match).termination == TerminationReason.ABANDONMENT
+
+
+def test_a_new_socket_after_a_lapsed_lease_starts_the_count_afresh(alice, bob):
+    match = duel(alice, bob)
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=T0)
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=at(3600))
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=False, now=at(3601))
+
+    seat = match.seats.get(index=1)
+    assert seat.connections == 0
+    assert seat.disconnected_at == at(3601)
 
 
 # --- rematch ----------------------------------------------------------------------------------

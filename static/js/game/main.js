@@ -42,5 +42,13 @@ socket = new ReconnectingSocket(config.socketPath, {
   },
 });
 
+// While the other player is to move, look again now and then: whether they have left (and
+// the claim countdown) changes without a move.
+setInterval(() => {
+  const s = board.state;
+  if (s && s.status === "playing" && board.isPlayer() && !board.isMyTurn()
+      && document.visibilityState === "visible") socket.send({ type: "sync" });
+}, 15_000);
+
 // For tests and debugging: drop the connection as a network failure would.
 window.yourTrumpsBoard = { board, drop: () => socket.drop() };
