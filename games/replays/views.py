@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -111,20 +113,23 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
-def replay_data(request: HttpRequest, match_id: int) -> JsonResponse:
-    """The replay's data as JSON: a live replay fetches it again after a gap in the moves."""
+def replay_data(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The replay's data as JSON: a live replay fetches it again after each move."""
     match, seat = _visible_match(request, match_id)
     # Every spectator of a live game fetches this after each move: one computation per
     # version (and seat) serves them all.
     analysis = selectors.analysis_get(match_id=match.pk) if match.is_over else None
     status = analysis["status"] if analysis else ""
     key = f"replays:data:{match.pk}:{match.version}:{'-' if seat is None else seat}:{status}"
-    data = cache.get(key)
-    if data is None:
-        data = selectors.replay_of_match(match=match, viewer_seat=seat).data
-        cache.set(key, data, 120)
-    response = JsonResponse(data)
-    response["Cache-Control"] = "no-store" if data["live"] else "private, max-age=60"
+    body = cache.get(key)
+    if body is None:
+        # The encoded text is kept: decoding and encoding a long game costs more than
+        # sending it.
+        body = json.dumps(selectors.replay_of_match(match=match, viewer_seat=seat).data,
+                          cls=DjangoJSONEncoder, separators=(",", ":")).encode()
+        cache.set(key, body, 120)
+    response = HttpResponse(body, content_type="application/json")
+    response["Cache-Control"] = "private, max-age=60" if match.is_over else "no-store"
     return response
 
 
