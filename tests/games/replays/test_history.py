@@ -144,3 +144,13 @@ def test_a_long_history_is_counted_only_up_to_a_cap(client, alice, bob, monkeypa
     assert len(ids(response)) == 5
     assert not client.get("/@/alice/games", {"result": "loss"}).context[
         "page"].paginator.capped
+
+
+def test_the_history_links_to_ones_own_games(client, alice, bob):
+    finished(alice, bob)
+    assert "my-games-link" not in client.get("/games/").content.decode()
+    client.force_login(bob)
+    page = client.get("/@/alice/games").content.decode()
+    assert 'href="/@/bob/games"' in page
+    assert 'data-testid="site-history-link"' in page
+    assert "my-games-link" not in client.get("/@/bob/games").content.decode()
