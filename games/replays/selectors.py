@@ -274,10 +274,12 @@ def record_available(*, match: Match) -> bool:
     return bool(match.deal_tpn) and (match.is_over or match.n_players == 2)
 
 
-def replay_of_match(*, match: Match, viewer_seat: int | None = None) -> Replay:
+def replay_of_match(*, match: Match, viewer_seat: int | None = None,
+                    seats: list[Seat] | None = None) -> Replay:
     """The replay of a stored match, finished or being played (then as ``viewer_seat`` may
-    see it: None for a spectator)."""
-    seats = match_seats_get(match=match)
+    see it: None for a spectator). ``seats`` (with their users), if already read."""
+    if seats is None:
+        seats = match_seats_get(match=match)
     moves = match_moves_get(match=match)
     game = match_game_build(match=match, moves=moves)
     seat_views = [_seat_view(seat) for seat in seats]

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_get_by_username
 from games import selectors as play_selectors
-from games.models import Match
+from games.models import Match, Seat
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
 from games.replays.services import (
@@ -36,16 +36,18 @@ def _viewer(request: HttpRequest) -> play_selectors.Viewer:
     )
 
 
-def _visible_match(request: HttpRequest, match_id: int) -> tuple[Match, int | None]:
-    """The match and the viewer's seat in it; 404 for a live private match of others."""
+def _visible_match(request: HttpRequest, match_id: int) -> tuple[Match, int | None,
+                                                                  list[Seat]]:
+    """The match, the viewer's seat in it and its seats; 404 for a live private match of
+    others."""
     match = play_selectors.match_get(match_id=match_id)
     if match is None:
         raise Http404(_("There is no such game."))
-    seat = play_selectors.seat_of(seats=play_selectors.match_seats(match=match),
-                                  viewer=_viewer(request))
+    seats = play_selectors.match_seats(match=match)
+    seat = play_selectors.seat_of(seats=seats, viewer=_viewer(request))
     if not match.is_over and not match.public and seat is None:
         raise Http404(_("There is no such game."))
-    return match, seat
+    return match, seat, seats
 
 
 def _initial_ply(request: HttpRequest, n_plies: int, live: bool) -> int:
@@ -105,17 +107,17 @@ def replay_labels() -> dict[str, str]:
 
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
-    match, seat = _visible_match(request, match_id)
+    match, seat, seats = _visible_match(request, match_id)
     # A finished duel's first view asks the workers for the AI's analysis (never run here).
     analysis_request(match=match)
-    data = selectors.replay_of_match(match=match, viewer_seat=seat)
+    data = selectors.replay_of_match(match=match, viewer_seat=seat, seats=seats)
     return render(request, "games/replay.html", _replay_context(request, data))
 
 
 @require_GET
 def replay_data(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay's data as JSON: a live replay fetches it again after each move."""
-    match, seat = _visible_match(request, match_id)
+    match, seat, seats = _visible_match(request, match_id)
     # Every spectator of a live game fetches this after each move: one computation per
     # version (and seat) serves them all.
     analysis = selectors.analysis_get(match_id=match.pk) if match.is_over else None
@@ -125,7 +127,8 @@ def replay_data(request: HttpRequest, match_id: int) -> HttpResponse:
     if body is None:
         # The encoded text is kept: decoding and encoding a long game costs more than
         # sending it.
-        body = json.dumps(selectors.replay_of_match(match=match, viewer_seat=seat).data,
+        replay = selectors.replay_of_match(match=match, viewer_seat=seat, seats=seats)
+        body = json.dumps(replay.data,
                           cls=DjangoJSONEncoder, separators=(",", ":")).encode()
         cache.set(key, body, 120)
     response = HttpResponse(body, content_type="application/json")
@@ -136,7 +139,7 @@ def replay_data(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def record(request: HttpRequest, match_id: int) -> HttpResponse:
     """The game record of a match, as a file to download."""
-    match, _seat = _visible_match(request, match_id)
+    match, _seat, _seats = _visible_match(request, match_id)
     if not selectors.record_available(match=match):
         raise Http404(_("The record of a game of three or four is shown once it is over."))
     try:

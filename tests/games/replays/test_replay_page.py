@@ -120,3 +120,19 @@ def test_the_replay_of_a_match_is_built_in_a_few_queries(alice, bob,
     with django_assert_max_num_queries(3):
         data = replay_of_match(match=match).data
     assert len(json.dumps(data)) < 300 * (match.ply + 1)  # about 220 bytes a ply
+
+
+def test_the_replay_page_query_count_does_not_grow_with_the_moves(client, alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    short = play_match([Player(user=alice), Player(user=bob)], moves=5, end="resign")
+    long = play_match([Player(user=alice), Player(user=bob)])
+    assert long.ply > 40
+    counts = []
+    for match in (short, long):
+        client.get(f"/game/{match.pk}/replay")  # the first view asks for the analysis
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/game/{match.pk}/replay").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 4
