@@ -56,7 +56,9 @@ def player_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
 
 
 def match_id_of(page) -> int:
-    page.wait_for_url(MATCH_URL)
+    # The match page is live play's: that the browser went there is what is checked here,
+    # not how fast that page loads on a busy machine.
+    page.wait_for_url(MATCH_URL, wait_until="commit", timeout=30_000)
     return int(MATCH_URL.search(page.url).group(1))
 
 
