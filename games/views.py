@@ -70,10 +70,13 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = selectors.seat_of(seats=seats, viewer=viewer_of(request))
     if seat is None and not match.public:
         raise Http404
-    try:
-        replay_url = reverse("games:replay", args=[match.pk])
-    except NoReverseMatch:
-        replay_url = ""
+    replay_url = ""
+    for name in ("replays:replay", "games:replay"):
+        try:
+            replay_url = reverse(name, args=[match.pk])
+            break
+        except NoReverseMatch:
+            continue
     return render(
         request,
         "games/match.html",

@@ -124,6 +124,8 @@ def test_two_players_play_a_duel_to_its_end(user_page, make_user):
         expect(page.get_by_test_id("result-reason")).to_have_text("Cards played out")
         expect(page.get_by_test_id("move-list").locator("li")).to_have_count(4)
         expect(page.get_by_test_id("rematch")).to_be_visible()
+        expect(page.get_by_test_id("replay-link")).to_have_attribute(
+            "href", f"/game/{match.pk}/replay")
     match.refresh_from_db()
     assert (match.status, match.loser_seat) == (Status.FINISHED, 0)
 

@@ -165,7 +165,7 @@ export class Board {
       badge.dataset.testid = `trump-${index}`;
       head.append(badge);
     }
-    head.append(el("span", "hand-size", this.labels.handSize[seat.hand_size] ?? String(seat.hand_size)));
+    if (s.status !== "trumps") head.append(el("span", "hand-size", this.labels.handSize[seat.hand_size] ?? String(seat.hand_size)));
     if (seat.clock_ms !== null && seat.clock_ms !== undefined) {
       const clock = el("span", "clock", formatClock(seat.clock_ms));
       clock.dataset.clock = index;
