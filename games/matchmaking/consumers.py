@@ -138,9 +138,16 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
         await self._send_lobby(force=True)
 
     def _act(self, message: Any) -> None:
-        # Refusals are read by the player: in their language.
-        with translation.override(self.user.language or settings.LANGUAGE_CODE):
+        # Refusals are read by the player: in their saved language, else the page's.
+        with translation.override(self._language()):
             self._call(message)
+
+    def _language(self) -> str:
+        chosen = self.user.language or self.scope.get("cookies", {}).get(
+            settings.LANGUAGE_COOKIE_NAME, ""
+        )
+        supported = {code for code, _name in settings.LANGUAGES}
+        return chosen if chosen in supported else settings.LANGUAGE_CODE
 
     def _call(self, message: Any) -> None:
         user, channel = self.user, self.channel_name

@@ -21,6 +21,7 @@ from games.models import Seat, Status
 # into while their page was loading: the socket sends them to it.
 FRESH_MATCH_SECONDS = 30
 LEADERBOARD_SIZE = 100
+LOBBY_SEEKS = 200  # the oldest first: a seek waiting longest is shown first
 
 
 def match_page_url(*, match_id: int) -> str:
@@ -51,8 +52,9 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
     """The open seeks, oldest first, with their creators' ratings."""
     now = now or timezone.now()
     seeks = list(
-        Seek.objects.filter(alive_until__gt=now).select_related("creator").order_by("created_at",
-                                                                                    "pk")
+        Seek.objects.filter(alive_until__gt=now)
+        .select_related("creator")
+        .order_by("created_at", "pk")[:LOBBY_SEEKS]
     )
     summaries = rating_get_many(user_ids=list({seek.creator_id for seek in seeks}), now=now)
     return [

@@ -197,3 +197,25 @@ def test_the_lobby_sees_how_many_wait_in_each_pool(asgi_server, make_player, lob
             await b.close()
 
     assert asyncio.run(scenario())
+
+
+def test_refusals_are_in_the_players_language(asgi_server, make_player, lobby_settled):
+    anna = make_player("anna")
+    anna.language = "pl"
+    anna.save(update_fields=["language"])
+    cookie = session_cookie_for(anna)
+
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
+        try:
+            await socket.next("lobby")
+            await socket.send({"type": "pool_join", "pool": "7+0"})
+            return await socket.next("error")
+        finally:
+            await socket.close()
+
+    from django.utils import translation
+
+    with translation.override("pl"):
+        expected = translation.gettext("There is no such time control.")
+    assert asyncio.run(scenario())["detail"] == expected
