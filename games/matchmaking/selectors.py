@@ -93,7 +93,8 @@ def _challenge_row(challenge: Challenge) -> dict[str, Any]:
 
 
 def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
-    """The user's live match if it began moments ago (see FRESH_MATCH_SECONDS)."""
+    """The user's live match against another person if it began moments ago (see
+    FRESH_MATCH_SECONDS); a game against the AI is never one matchmaking made."""
     now = now or timezone.now()
     return (
         Seat.objects.filter(
@@ -101,6 +102,7 @@ def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
             match__status__in=[Status.TRUMPS, Status.PLAYING],
             match__created_at__gte=now - timedelta(seconds=FRESH_MATCH_SECONDS),
         )
+        .exclude(match__seats__ai_level__isnull=False)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .first()

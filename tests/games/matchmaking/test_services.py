@@ -340,3 +340,15 @@ def test_a_seek_whose_socket_stopped_renewing_it_leaves_the_lobby(make_player):
     services.lobby_heartbeat(user=anna, channel_name="c", now=at(10))
     assert [s["player"] for s in selectors.lobby_seeks(now=at(20))] == ["anna"]
     assert selectors.lobby_seeks(now=at(26)) == []  # its process died: nobody renewed it
+
+
+def test_a_fresh_game_against_the_ai_is_not_taken_for_a_pairing(make_player):
+    from games.matchmaking import selectors
+
+    anna, boris = make_player("anna"), make_player("boris")
+    match_create(players=[Player(user=anna), Player(ai_level=1)], clock_initial=60)
+    human = match_create(players=[Player(user=boris), Player(user=make_player())],
+                         clock_initial=60)
+
+    assert selectors.fresh_match_id(user=anna) is None
+    assert selectors.fresh_match_id(user=boris) == human.pk
