@@ -1,0 +1,39 @@
+"""A silent mover loses on time: the flag task, scheduled with an ETA at the moment the clock
+runs out, is run by the real Celery worker, and a spectator's socket sees the result."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from games import services
+from games.models import Match, Status, TerminationReason
+from games.services import Player
+from tests.games.sockets import MatchSocket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_silent_player_loses_on_time(asgi_server, celery_worker, alice, bob):
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH",
+        clock_initial=2, clock_increment=0,
+    )
+
+    async def watch() -> dict:
+        spectator = await MatchSocket.open(asgi_server, match.pk)
+        try:
+            while spectator.state["status"] == Status.PLAYING:
+                await spectator.next("state")
+            return spectator.state
+        finally:
+            await spectator.close()
+
+    final = asyncio.run(watch())
+
+    assert final["result"]["termination"] == TerminationReason.TIMEOUT
+    assert final["result"]["loser"] == 0
+    assert final["seats"][0]["clock_ms"] == 0
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.status, stored.loser_seat) == (Status.FINISHED, 0)
