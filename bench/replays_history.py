@@ -53,6 +53,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=15, help="runs per measured page")
     parser.add_argument("--explain", action="store_true",
                         help="print the query plans of the history pages")
+    parser.add_argument("--browser", action="store_true",
+                        help="also time the replay and history pages in Chromium, served by "
+                        "daphne on the bench database (navigation start to board drawn)")
     return parser.parse_args()
 
 
@@ -375,13 +378,59 @@ def run_measures(args: argparse.Namespace) -> None:
     longest = Match.objects.filter(ply=Match.objects.aggregate(m=Max("ply"))["m"]).first()
     print(f"\n{'replay page':66} {'queries':>7} {'plies':>5} {'median':>9} {'p90':>9} "
           f"{'db (1st)':>9} {'bytes':>9}")
-    for label, match in [("typical duel", typical), ("longest game", longest)]:
+    replays = [("typical duel", typical), ("longest game", longest)]
+    for label, match in replays:
         for kind, path in [("page", f"/game/{match.pk}/replay"),
                            ("json, cached per version", f"/game/{match.pk}/replay.json")]:
             result = measure(client, path, args.repeat)
             print(f"{label + ' (' + kind + ')':66} {result['queries']:>7} {match.ply:>5} "
                   f"{result['ms']:>7.1f}ms {result['p90']:>7.1f}ms {result['db_ms']:>7.1f}ms "
                   f"{result['bytes']:>9}")
+    if args.browser:
+        ready = "[data-testid=replay][data-ready=true]"
+        browser_measures(args, [
+            *[(f"replay, {label} ({match.ply} plies)", f"/game/{match.pk}/replay", ready)
+              for label, match in replays],
+            (f"player history ({games_of_busiest} games)", f"/@/{name}/games",
+             "[data-testid=history-table]"),
+            ("site history", "/games/", "[data-testid=history-table]"),
+        ])
+
+
+def browser_measures(args: argparse.Namespace, pages: list[tuple[str, str, str]]) -> None:
+    """Time pages in Debian's Chromium: from navigation start until ``selector`` is there."""
+    import shutil
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.processes import start_daphne
+
+    logs = Path(tempfile.mkdtemp(prefix="bench-replays-"))
+    server = start_daphne({"DJANGO_SETTINGS_MODULE": "yourtrumps_site.settings",
+                           "DATABASE_URL": args.database_url, "REDIS_URL": ""}, logs)
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    print(f"\n{'in Chromium, until drawn (median)':66} {'first':>9} {'again':>9}")
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True,
+                                                 args=["--no-sandbox", "--disable-gpu"])
+            for label, path, selector in pages:
+                cold, warm = [], []
+                for _ in range(max(3, args.repeat // 3)):
+                    context = browser.new_context(base_url=str(server.extra["url"]))
+                    page = context.new_page()
+                    for times in (cold, warm):  # a first visit, then one with its cache
+                        started = time.perf_counter()
+                        page.goto(path, wait_until="commit")
+                        page.wait_for_selector(selector, timeout=60_000)
+                        times.append((time.perf_counter() - started) * 1000)
+                    context.close()
+                print(f"{label:66} {statistics.median(cold):>7.0f}ms "
+                      f"{statistics.median(warm):>7.0f}ms")
+            browser.close()
+    finally:
+        server.stop()
 
 
 def _explain(statements: list[str]) -> None:

@@ -137,7 +137,7 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
         cache.set(analysis_key(match_id), unavailable, ANALYSIS_UNAVAILABLE_SECONDS)
         return unavailable
     try:
-        found = analyse(game.start, game.moves)
+        found = analyse(game.start, game.moves, **_analysis_budget(analyse, game.ply))
     except Exception:
         # A search that failed or ran out of time (Celery's soft limit): say so for a while
         # rather than asking again on every view.
@@ -147,6 +147,24 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
     result: dict[str, object] = {"status": "done", **analysis_marks(found)}
     cache.set(analysis_key(match_id), result, None)
     return result
+
+
+ANALYSIS_SECONDS = 90.0
+"""The whole analysis's time, within the task's soft limit (``games.replays.tasks``)."""
+
+
+def _analysis_budget(analyse: Any, plies: int) -> dict[str, float]:
+    """``seconds`` per position, so that a long game fits in ``ANALYSIS_SECONDS`` (at most
+    the AI's own default of half a second), if ``analyse`` takes it."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(analyse).parameters
+    except (TypeError, ValueError):
+        return {}
+    if "seconds" not in parameters:
+        return {}
+    return {"seconds": min(0.5, ANALYSIS_SECONDS / (plies + 1))}
 
 
 def _analyse_function() -> Any:

@@ -59,15 +59,15 @@ def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, e
 def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monkeypatch):
     seen = []
 
-    def analyse(start, moves):
-        seen.append(len(moves))
+    def analyse(start, moves, *, seconds=0.5):
+        seen.append((len(moves), seconds))
         # As games.ai.analysis.Mistake: ply counts from 0 (the 8th move has ply 7).
         return [Mistake(ply=7, move=moves[7], value_before=1, value_after=-1,
                         best_moves=(moves[7],))]
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     assert analyse_match(duel.pk) == "done"
-    assert seen == [30]
+    assert seen == [(30, 0.5)]  # a short game: the AI's own budget per position
     data = replay_of_match(match=duel).data
     eighth = str(replay_of_match(match=duel).data["positions"][8]["move"])
     assert data["marks"] == {"8": {"move": eighth, "before": 1, "after": -1,
