@@ -103,9 +103,10 @@ def _seed_deals(match: Match, start: State) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class PlyTiming:
+    """The time a move took and every seat's clock after it (None: untimed)."""
+
     spent_ms: int | None
     clocks_after: list[int | None] | None
-    played_at: datetime | None = None
 
 
 def replay_positions(
