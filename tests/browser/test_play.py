@@ -106,10 +106,15 @@ def test_two_players_play_a_duel_to_its_end(user_page, make_user):
     # Bob beats 7C: only 8C beats it (KD and 6D do not), then lays KD.
     expect(card(second, "6D")).to_be_disabled()
     expect(card(second, "KD")).to_be_disabled()
-    card(second, "8C").click()
+    # With the keyboard: Enter on 8C chooses it, focus moves on to the cards that may follow.
+    card(second, "8C").focus()
+    second.keyboard.press("Enter")
     expect(card(second, "8C")).to_have_attribute("aria-pressed", "true")
+    expect(card(second, "6D")).to_be_focused()
     expect(card(second, "KD")).to_be_enabled()
-    card(second, "KD").click()
+    second.keyboard.press("Tab")
+    expect(card(second, "KD")).to_be_focused()
+    second.keyboard.press("Enter")
 
     at_ply(first, 2)
     expect(first.get_by_test_id("pile-count")).to_contain_text("3 cards")
@@ -177,6 +182,18 @@ def test_a_guest_starts_a_game_against_the_ai_from_the_home_page(user_page):
         play_first_legal(page)
     expect(page.get_by_test_id("move-list").locator("li.seat-1")).not_to_have_count(0)
     expect(game).to_have_attribute("data-to-move", "0")
+
+
+def test_the_rules_page_draws_its_cards_with_the_board_component(user_page):
+    page = user_page()
+    page.goto("/rules/")
+
+    example = page.get_by_test_id("rules-example-beat")
+    expect(example.locator('.card[data-card="9H"]')).to_be_visible()
+    expect(example.locator('.card[data-card="6S"].is-trump')).to_have_attribute(
+        "aria-label", "six of spades")
+    expect(page.get_by_test_id("house-rules")).to_contain_text("2000")
+    expect(page.get_by_test_id("house-rules")).to_contain_text("strict")
 
 
 # A short middle game: the weakest AI (seat 1) and a guest (seat 0) play it to its end.
