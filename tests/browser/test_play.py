@@ -61,8 +61,8 @@ def make_user():
 def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
     """A page in its own browser context, logged in as `user` or as the guest `guest_id`."""
 
-    def open_as(user=None, guest_id: str = ""):
-        page = new_page()
+    def open_as(user=None, guest_id: str = "", **context_options):
+        page = new_page(**context_options)
         cookie = session_cookie_for(user, guest_id) if user or guest_id else ""
         if cookie:
             page.context.add_cookies([{
@@ -205,10 +205,13 @@ def test_a_guest_plays_the_ai_to_the_end(user_page):
         players=[Player(guest_id="b" * 32), Player(ai_level=1)], dealer=1,
         start_tpn=AI_ENDGAME, clock_initial=180, clock_increment=2,
     )
-    page = user_page(guest_id="b" * 32)
+    # On a phone's screen: the table fits the width, and the cards are tapped.
+    page = user_page(guest_id="b" * 32, viewport={"width": 390, "height": 844},
+                     is_mobile=True, has_touch=True)
     page.goto(f"/game/{match.pk}/")
     game = page.locator("#game")
     expect(game).to_have_attribute("data-you", "0")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     # Remember whether the page ever said that the AI is thinking (its moves come fast).
     page.evaluate("""() => {
         const status = document.querySelector('[data-testid=status]');
