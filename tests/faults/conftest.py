@@ -1,10 +1,15 @@
 """What the fault tests break on purpose: their own Redis, a proxy in front of PostgreSQL that
 can refuse connections, and workers and servers they may kill. The machine's shared PostgreSQL
-and Redis are never stopped."""
+and Redis are never stopped.
+
+They take about two minutes, more than the whole suite may spend on them, so they run when
+asked for: `pytest tests/faults` (or any path inside it), or `YT_FAULTS=1` with any selection.
+A plain `pytest` skips them with that reason."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -16,6 +21,20 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import VENV_BIN, ManagedProcess, child_env, free_port
+
+FAULTS_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    asked = os.environ.get("YT_FAULTS") == "1" or any(
+        Path(str(arg).split("::")[0]).resolve().is_relative_to(FAULTS_DIR) for arg in config.args
+    )
+    if asked:
+        return
+    skip = pytest.mark.skip(reason="fault tests run with `pytest tests/faults` or YT_FAULTS=1")
+    for item in items:
+        if Path(str(item.fspath)).resolve().is_relative_to(FAULTS_DIR):
+            item.add_marker(skip)
 
 
 @pytest.fixture
