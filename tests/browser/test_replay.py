@@ -161,7 +161,8 @@ def test_a_ply_link_opens_the_replay_there(new_page, finished_duel):
     assert page.locator("[data-testid=move-9][aria-current=step]").count() == 1
 
 
-def test_export_then_import_gives_the_same_replay(page, finished_duel, tmp_path):
+def test_export_then_import_gives_the_same_replay(new_page, finished_duel, tmp_path):
+    page = new_page(reduced_motion="reduce")  # no card animations: every ply in one pass
     positions = replay_of_match(match=finished_duel).data["positions"]
     page.goto(f"/game/{finished_duel.pk}/replay")
     with page.expect_download() as download:
