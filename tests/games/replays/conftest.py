@@ -1,4 +1,5 @@
-"""Matches played through the services of play, for the replay and history tests."""
+"""Matches played through the services of play, for the replay and history tests (the users
+`make_user`, `alice` and `bob` come from tests/games/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Match
@@ -55,27 +55,6 @@ def play_match(
                               now=now + timedelta(seconds=1))
         match = Match.objects.get(pk=match.pk)
     return match
-
-
-@pytest.fixture
-def make_user(db):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None):
-        name = name or f"player{next(counter)}"
-        return get_user_model().objects.create_user(name, password="pw-Xk39-long")
-
-    return make
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
 
 
 @pytest.fixture
