@@ -73,6 +73,32 @@ def match_view(*, match_id: int, viewer_seat: int | None, now: datetime | None =
                          now=now)
 
 
+def _ratings(match: Match, seats: list[Seat], now: datetime) -> dict[int, dict[str, Any]]:
+    """For a rated match: each player's rating (as it stands, or after the game once rated)
+    and, at the end, the change."""
+    if not match.rated:
+        return {}
+    out: dict[int, dict[str, Any]] = {}
+    current = {}
+    waiting = [s.user_id for s in seats if s.user_id is not None and s.rating_after is None]
+    if waiting:
+        from accounts.selectors import rating_get_many
+
+        current = rating_get_many(user_ids=waiting, now=now)
+    for seat in seats:
+        if seat.rating_after is not None and seat.rating_before is not None:
+            out[seat.index] = {
+                "rating": round(seat.rating_after),
+                "provisional": False,
+                "rating_delta": round(seat.rating_after) - round(seat.rating_before),
+            }
+        elif seat.user_id in current:
+            summary = current[seat.user_id]
+            out[seat.index] = {"rating": summary.rating, "provisional": summary.provisional,
+                               "rating_delta": None}
+    return out
+
+
 def match_view_of(*, match: Match, seats: list[Seat], viewer_seat: int | None,
                   now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
@@ -82,6 +108,7 @@ def match_view_of(*, match: Match, seats: list[Seat], viewer_seat: int | None,
     )
     duel = match.n_players == 2
     moves = list(Move.objects.filter(match=match).order_by("ply").values_list("seat", "text"))
+    ratings = _ratings(match, seats, now)
     seat_views = []
     for seat in seats:
         hand: list[str] | None = None
@@ -111,6 +138,7 @@ def match_view_of(*, match: Match, seats: list[Seat], viewer_seat: int | None,
                 "result": seat.result or None,
                 "rating_before": seat.rating_before,
                 "rating_after": seat.rating_after,
+                **ratings.get(seat.index, {}),
             }
         )
     to_move = match.to_move

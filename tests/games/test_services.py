@@ -411,6 +411,19 @@ def test_a_rated_duel_records_ratings_before_and_after(alice, bob):
     assert winner.rating_after > 1500 > loser.rating_after
 
 
+def test_the_view_of_a_rated_duel_shows_ratings_and_at_the_end_their_change(alice, bob):
+    from games.selectors import match_view
+
+    match = duel(alice, bob, rated=True, clock_initial=180, clock_increment=2)
+    before = match_view(match_id=match.pk, viewer_seat=0, now=at(1))
+    assert [s["rating"] for s in before["seats"]] == [1500, 1500]
+    assert before["seats"][0]["provisional"] is True
+    services.match_resign(match_id=match.pk, seat=1, now=at(5))
+
+    after = match_view(match_id=match.pk, viewer_seat=None, now=at(6))
+    assert after["seats"][0]["rating_delta"] > 0 > after["seats"][1]["rating_delta"]
+
+
 def test_a_casual_game_changes_no_rating(alice, bob):
     match = duel(alice, bob)
     services.match_resign(match_id=match.pk, seat=1, now=at(5))

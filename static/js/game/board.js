@@ -143,6 +143,8 @@ export class Board {
     this.renderResult();
     this.renderMoves();
     this.tick();
+    if (!this.baseTitle) this.baseTitle = document.title;
+    document.title = this.isMyTurn() ? `\u25CF ${this.labels.yourTurn} \u00b7 ${this.baseTitle}` : this.baseTitle;
   }
 
   renderSeat(index, isBottom) {
@@ -158,6 +160,16 @@ export class Board {
     const name = el("span", "seat-name", this.seatName(index));
     if (index === s.you && seat.name) name.title = seat.name;
     head.append(name);
+    if (seat.rating !== undefined && seat.rating !== null) {
+      const rating = el("span", "rating", `${seat.rating}${seat.provisional ? "?" : ""}`);
+      if (seat.rating_delta !== null && seat.rating_delta !== undefined) {
+        const delta = el("span", `rating-delta ${seat.rating_delta >= 0 ? "up" : "down"}`,
+          seat.rating_delta >= 0 ? `+${seat.rating_delta}` : `\u2212${-seat.rating_delta}`);
+        delta.dataset.testid = `rating-delta-${index}`;
+        rating.append(" ", delta);
+      }
+      head.append(rating);
+    }
     if (seat.kind !== "ai" && !seat.connected && s.status === "playing") head.append(el("span", "offline", this.labels.offline));
     if (seat.trump) {
       const badge = suitBadge(seat.trump, this.labels, fill(this.labels.trump, { suit: this.labels.suits[seat.trump] }));
