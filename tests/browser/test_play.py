@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games import services
-from games.models import Match, Seat, Status
+from games.models import Match, Seat, Status, TerminationReason
 from games.services import Player
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
@@ -280,3 +280,43 @@ def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user)
     at_ply(second, 5)  # reconnected by itself, with the full state
     expect(second.get_by_test_id("move-list").locator("li")).to_have_count(5)
     expect(second.get_by_test_id("status")).to_contain_text("Your turn")
+
+
+def test_the_player_who_stays_claims_victory_over_one_who_left(
+    browser, start_asgi_server, make_user
+):
+    """On a server where a claim is allowed after 2 s: Bob closes his page on his turn;
+    Alice sees the countdown, then claims the win."""
+    server = start_asgi_server(
+        DJANGO_SETTINGS_MODULE="tests.games.fast_settings", DJANGO_ALLOW_ASYNC_UNSAFE=""
+    )
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH", seed=5
+    )
+    pages = []
+    for user in (alice, bob):
+        context = browser.new_context(base_url=server.extra["url"])
+        context.set_default_timeout(15_000)
+        context.add_cookies([{"name": "sessionid", "value": session_cookie_for(user).split("=")[1],
+                              "url": server.extra["url"]}])
+        page = context.new_page()
+        page.goto(f"/game/{match.pk}/")
+        pages.append(page)
+    first, second = pages
+    try:
+        at_ply(second, 0)
+        play_first_legal(first)
+        at_ply(second, 1)
+        second.context.close()  # Bob leaves on his own turn
+
+        expect(first.get_by_test_id("claim")).to_be_visible()
+        expect(first.get_by_test_id("actions")).to_contain_text("left the game")
+        expect(first.get_by_test_id("claim")).to_be_enabled()
+        first.get_by_test_id("claim").click()
+        expect(first.get_by_test_id("result-title")).to_have_text("You won")
+        expect(first.get_by_test_id("result-reason")).to_have_text("Opponent left the game")
+    finally:
+        first.context.close()
+    match.refresh_from_db()
+    assert (match.termination, match.loser_seat) == (TerminationReason.ABANDONMENT, 1)

@@ -1,0 +1,7 @@
+"""The test settings with the waits of play shortened, for a server started by a test that
+must see a claim or a timeout happen (`start_asgi_server(DJANGO_SETTINGS_MODULE=...)`)."""
+
+from tests.settings import *  # noqa: F403
+
+GAMES_CLAIM_AFTER_SECONDS = 2
+GAMES_TRUMP_CHOICE_SECONDS = 3
