@@ -485,10 +485,8 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
     seat per match: no duplicates), in one ``filter`` so the result applies to that seat."""
     matches = Match.objects.filter(status=Status.FINISHED)
     if player_id is not None:
-        own: dict[str, Any] = {"seats__user_id": player_id}
-        if filters.result in SeatResult.values and filters.result:
-            own["seats__result"] = filters.result
-        matches = matches.filter(**own)
+        matches = matches.filter(seats__user_id=player_id,
+                                 seats__result__in=_player_results(filters))
     elif filters.result == "draw":
         matches = matches.filter(result="draw")
     elif filters.result == "decided":
@@ -516,18 +514,44 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
     return matches.order_by("-id")
 
 
+FINISHED_RESULTS = (SeatResult.WIN, SeatResult.LOSS, SeatResult.DRAW)
+
+
+def _player_results(filters: HistoryFilters) -> tuple[str, ...]:
+    """The seat results a player's list shows: a seat has one of these exactly when its
+    match is finished (aborted and unfinished games leave it empty), as the profile counts."""
+    if filters.result in FINISHED_RESULTS:
+        return (filters.result,)
+    return FINISHED_RESULTS
+
+
+def _player_count_source(filters: HistoryFilters, player_id: int) -> QuerySet[Seat] | None:
+    """When only the player's own result narrows the list, count their seats alone (an
+    index of seats by user) instead of joining every match."""
+    narrowed = (filters.opponent_id, filters.rated, filters.date_from, filters.date_to,
+                filters.n_players)
+    if any(value is not None for value in narrowed) or filters.against or filters.time_control:
+        return None
+    return Seat.objects.filter(user_id=player_id, result__in=_player_results(filters))
+
+
 HISTORY_COUNT_CAP = 10_000
 
 
 class CappedPaginator(Paginator):
     """Counts at most ``HISTORY_COUNT_CAP`` + 1 rows: an exact count of a big list costs a
     scan of all of it, and nobody pages through more than 400 pages. ``capped`` tells the
-    page to say "more than 10,000"."""
+    page to say "more than 10,000". ``count_source`` counts the same rows more cheaply."""
+
+    def __init__(self, object_list: QuerySet[Any], per_page: int,
+                 count_source: QuerySet[Any] | None = None) -> None:
+        super().__init__(object_list, per_page)
+        self.count_source = count_source if count_source is not None else object_list
 
     @cached_property
     def count(self) -> int:
         # Without the ordering: counting needs no sort.
-        return int(self.object_list.order_by()[: HISTORY_COUNT_CAP + 1].count())
+        return int(self.count_source.order_by()[: HISTORY_COUNT_CAP + 1].count())
 
     @property
     def capped(self) -> bool:
@@ -546,7 +570,9 @@ def history_page(
     matches = history_queryset(filters=filters, player_id=player_id).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
     )
-    paginator = CappedPaginator(matches, per_page)
+    count_source = (_player_count_source(filters, player_id) if player_id is not None
+                    else None)
+    paginator = CappedPaginator(matches, per_page, count_source=count_source)
     page = paginator.get_page(page_number)
     rows = [_history_row(match, player_id) for match in page.object_list]
     return page, rows

@@ -52,6 +52,9 @@ def test_a_players_history_is_filtered(client, alice, bob, carol):
     base = "/@/alice/games"
 
     assert ids(client.get(base)) == [three.pk, ai_draw.pk, lost_casual.pk, won_rated.pk]
+    # The player's seats alone are counted when only their result narrows the list.
+    for query, count in (({}, 4), ({"result": "win"}, 2), ({"rated": "rated"}, 1)):
+        assert client.get(base, query).context["page"].paginator.count == count
     assert ids(client.get(base, {"opponent": "carol"})) == [three.pk]
     assert ids(client.get(base, {"opponent": "BOB"})) == [three.pk, lost_casual.pk,
                                                           won_rated.pk]
