@@ -162,12 +162,15 @@ def claim_available_at(
     match: Match, seats: list[Seat], now: datetime | None = None
 ) -> datetime | None:
     """When the others may claim victory because the mover has left, or None if they can't:
-    the mover is a person with no open game socket, gone a while during their own turn."""
+    the mover is a person with no open game socket, gone a while during their own turn. One
+    who has not moved yet is not claimed against: the game may be aborted instead."""
     now = now or timezone.now()
     if match.status != Status.PLAYING or match.to_move is None:
         return None
     mover = seats[match.to_move]
     if is_present(mover, now):
+        return None
+    if not Move.objects.filter(match=match, seat=mover.index).exists():
         return None
     gone_since = absent_since(mover, now) or match.started_at or match.created_at
     start = max(gone_since, match.turn_started_at or gone_since)

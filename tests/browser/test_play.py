@@ -308,7 +308,11 @@ def test_the_player_who_stays_claims_victory_over_one_who_left(
         at_ply(second, 0)
         play_first_legal(first)
         at_ply(second, 1)
-        second.context.close()  # Bob leaves on his own turn
+        play_first_legal(second)
+        at_ply(first, 2)
+        play_first_legal(first)
+        at_ply(second, 3)
+        second.context.close()  # Bob, who has moved, leaves on his own turn
 
         expect(first.get_by_test_id("claim")).to_be_visible()
         expect(first.get_by_test_id("actions")).to_contain_text("left the game")

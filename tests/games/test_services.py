@@ -297,7 +297,8 @@ def test_claim_victory_after_the_mover_has_been_gone_long_enough(alice, bob):
     wait = services.claim_after_seconds()
     for seat in (0, 1):
         services.seat_presence_change(match_id=match.pk, seat=seat, connected=True, now=T0)
-    play(match, legal(match)[0], now=at(1))  # seat 1 to move
+    for _ in range(3):
+        play(match, legal(match)[0], now=at(1))  # both have moved; seat 1 to move
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
                 match_id=match.pk, seat=0, now=at(5))  # seat 1 is still here
 
@@ -323,7 +324,13 @@ def test_no_claim_while_the_absent_player_is_not_to_move(alice, bob):
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
                 match_id=match.pk, seat=0, now=at(3600))
 
-    play(match, legal(match)[0], now=at(100))  # now it is seat 1's turn: the wait starts
+    play(match, legal(match)[0], now=at(100))  # seat 1's turn, but seat 1 never moved:
+    assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,  # abort, not claim
+                match_id=match.pk, seat=0, now=at(3600))
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=at(100))
+    play(match, legal(match)[0], now=at(100))
+    play(match, legal(match)[0], now=at(100))  # seat 1 has moved, and is to move again
+    services.seat_presence_change(match_id=match.pk, seat=1, connected=False, now=at(100))
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
                 match_id=match.pk, seat=0, now=at(101))
     services.match_claim_victory(
@@ -336,7 +343,8 @@ def test_a_player_whose_server_died_counts_as_gone_once_the_lease_lapses(alice, 
     match = duel(alice, bob)
     services.seat_presence_change(match_id=match.pk, seat=0, connected=True, now=T0)
     services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=T0)
-    play(match, legal(match)[0], now=at(1))  # seat 1 to move; its server dies: no close
+    for _ in range(3):
+        play(match, legal(match)[0], now=at(1))  # seat 1 to move; its server dies: no close
     lease = services.presence_lease_seconds()
     services.seat_presence_renew(match_id=match.pk, seat=1, now=at(10))  # last renewal
     seats = list(match.seats.all())
