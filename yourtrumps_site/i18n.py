@@ -65,6 +65,14 @@ def language_for_scope(scope: Mapping[str, Any]) -> str:
     return str(settings.LANGUAGE_CODE)
 
 
+def languages_by_own_name(request: HttpRequest) -> dict[str, object]:
+    """Template context: `settings.LANGUAGES` as written there, each in its own language.
+
+    Not `{% get_available_languages %}`, which runs the names through the page's catalogue
+    (and Django's own name for Basque is the English one)."""
+    return {"LANGUAGES_BY_OWN_NAME": settings.LANGUAGES}
+
+
 class UserLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         language = saved_language(request)

@@ -147,11 +147,6 @@ def test_the_footer_offers_every_language_and_returns_to_the_page() -> None:
     assert "Сменить" in switcher  # the button for browsers without JavaScript
 
 
-@pytest.mark.xfail(
-    reason="templates/partials/footer.html lists {% get_available_languages %}, which runs the "
-    "names through gettext: Django's catalogues turn 'English' into 'Английский'. Looping over "
-    "the context's LANGUAGES (settings, untranslated) fixes it; then remove this mark."
-)
 @pytest.mark.parametrize("language", ["pl", "ru", "eu"])
 def test_the_footer_names_every_language_in_that_language(language: str) -> None:
     switcher = footer(language)
