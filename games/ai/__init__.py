@@ -18,11 +18,15 @@ history=()) -> Move``
     The levels, weakest first, with their names, per-move time budgets and descriptions
     for the web page.
 
-``analyse(start, moves, ...) -> list[Mistake]`` (``games.ai.analysis``)
-    For a finished duel, the moves that changed the game's exact value.
+``analyse(game_or_start, moves=(), *, seconds=0.5, max_cards=14) -> list[Mistake]``
+    For a finished duel (a ``Game``, or a start ``State`` and its moves), the moves that
+    changed the game's exact value: ``Mistake(ply, move, value_before, value_after,
+    best_moves)``, values for the mover (1 win, 0 draw, -1 loss). Positions the solver
+    cannot solve within the budget are skipped, never guessed.
 
-``solve(state, history=()) -> Solution`` (``games.ai.solver``)
-    The exact value of a duel position and every move that keeps it.
+``solve(state, history=(), *, all_moves=True, ...) -> Solution``
+    The exact value of a duel position and every move that keeps it (``Solution.value``,
+    ``.moves`` as codes, ``.moves_text()``); raises ``SearchTimeout`` past its budget.
 
 Command lines: ``python -m games.ai`` (the engine protocol of INTERFACES.md),
 ``python -m games.ai.arena`` (bots against each other), ``python -m games.ai.bench``
@@ -34,6 +38,19 @@ alpha-beta), ``duel_engine`` (the strong duel player), ``determinized`` (3-4 pla
 ``levels`` (``choose_move``), ``protocol``, ``match`` and ``arena``.
 """
 
+from games.ai.analysis import Mistake, analyse
 from games.ai.levels import LEVELS, STRONGEST, Level, choose_code, choose_move, level_budget
+from games.ai.solver import Solution, solve
 
-__all__ = ["LEVELS", "STRONGEST", "Level", "choose_code", "choose_move", "level_budget"]
+__all__ = [
+    "LEVELS",
+    "STRONGEST",
+    "Level",
+    "Mistake",
+    "Solution",
+    "analyse",
+    "choose_code",
+    "choose_move",
+    "level_budget",
+    "solve",
+]

@@ -23,7 +23,7 @@ from games.rules.moves import BEAT_BASE, TAKE_BASE
 from games.rules.observation import Observation
 from games.rules.state import State
 
-ROLLOUT_PLIES = 600
+ROLLOUT_PLIES = 240
 NOISE = 0.1
 
 
@@ -74,7 +74,13 @@ def _rollout_score(state: State, seat: int, rng: random.Random) -> float:
             state.apply_code(greedy_code(view))
     outcome = state.outcome()
     if outcome is None:
-        return 0.5
+        # Unfinished (long take cycles): judge by hand sizes, the biggest hand is likeliest
+        # to lose; ties count half.
+        mine = state.hand_size(seat)
+        rivals = [state.hand_size(s) for s in range(state.n_players)
+                  if s != seat and state.hand_size(s)]
+        return sum(1.0 if h > mine else 0.5 if h == mine else 0.0 for h in rivals) / len(
+            rivals)
     if outcome.loser == seat:
         return 0.0
     # Not the loser is what counts; an earlier place breaks ties.
@@ -101,13 +107,19 @@ def pimc_move(
     totals = [0.0] * len(candidates)
     samples = 0
     while max_samples is None or samples < max_samples:
-        if samples and (time.monotonic() > deadline or (should_stop and should_stop())):
-            break
         world = sample_world(observation, rng)
-        for i, code in enumerate(candidates):
+        scores = []
+        for code in candidates:
+            if time.monotonic() > deadline or (should_stop is not None and should_stop()):
+                break
             child = world.clone()
             child.apply_code(code)
-            totals[i] += _rollout_score(child, seat, rng)
+            scores.append(_rollout_score(child, seat, rng))
+        if len(scores) < len(candidates):
+            break  # out of time within a sample: compare only complete samples
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
         samples += 1
+    if not samples:
+        return greedy_code(view)
     best = max(range(len(candidates)), key=lambda i: totals[i])
     return candidates[best]
