@@ -200,7 +200,9 @@ def _pool_ensure(key: str) -> None:
 
 def _pool_locked(key: str) -> Pool:
     _pool_ensure(key)
-    return Pool.objects.select_for_update().get(key=key)
+    # FOR NO KEY UPDATE: waves of the pool exclude each other, but a player joining (whose
+    # new entry's foreign key takes FOR KEY SHARE on this row) is not held up by a wave.
+    return Pool.objects.select_for_update(no_key=True).get(key=key)
 
 
 def pool_join(
