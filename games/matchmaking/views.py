@@ -55,8 +55,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "pools": list(services.TIME_CONTROL_KEYS),
             "lobby_config": lobby_config(request),
-            "autojoin": request.GET.get("pool", "") if request.GET.get("pool", "")
-            in services.TIME_CONTROL_KEYS else "",
         },
     )
 

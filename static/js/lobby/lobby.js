@@ -12,7 +12,6 @@ const challengesIn = document.getElementById("challenges-in");
 const liveMatch = document.getElementById("live-match");
 let searchingSince = null;
 let clockOffsetMs = 0;
-let autojoin = root.dataset.autojoin;
 
 function say(text, isError = false) {
   status.textContent = text;
@@ -121,13 +120,7 @@ function renderMe(me) {
 }
 
 const lobby = connectLobby(config, {
-  open() {
-    say("");
-    if (autojoin) {
-      lobby.send({ type: "pool_join", pool: autojoin });
-      autojoin = "";
-    }
-  },
+  open() { say(""); },
   closed() { say(labels.disconnected, true); },
   lobby(message) {
     clockOffsetMs = message.server_time_ms - Date.now();
