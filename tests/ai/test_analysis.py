@@ -19,7 +19,8 @@ def _finish(game: Game) -> Game:
 
 def test_a_move_that_throws_away_a_win_is_reported() -> None:
     best = solve(State.from_tpn(START), all_moves=True)
-    assert best.value == 1 and 1401 not in best.moves
+    assert best.value == 1
+    assert 1401 not in best.moves
     game = _finish(Game.from_tpn(START, ["+1"]))
     mistakes = analyse(game)
     first = mistakes[0]

@@ -20,7 +20,8 @@ def test_every_deal_is_played_in_every_seating(players: int) -> None:
     assert len(report.results) == 3 * players
     assert sorted((r.deal, r.seat_of_a) for r in report.results) == [
         (d, s) for d in range(3) for s in range(players)]
-    assert 0.0 <= report.score <= 1.0 and report.margin >= 0.0
+    assert 0.0 <= report.score <= 1.0
+    assert report.margin >= 0.0
 
 
 def test_greedy_beats_random_clearly() -> None:
@@ -32,8 +33,10 @@ def test_the_command_line_prints_the_score_and_times() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "games.ai.arena", "level1", "greedy", "--deals", "2",
          "--quiet"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert "score of level1:" in out and "95% CI" in out
-    assert "plies per game" in out and "time per move level1: median" in out
+    assert "score of level1:" in out
+    assert "95% CI" in out
+    assert "plies per game" in out
+    assert "time per move level1: median" in out
 
 
 def test_unknown_bots_are_refused() -> None:

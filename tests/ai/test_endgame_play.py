@@ -40,5 +40,6 @@ def test_a_won_endgame_is_won_to_the_end_against_any_defence() -> None:
                 code = rng.choice(game.state.legal_move_codes())
             game.play(game.state.legal_moves()[game.state.legal_move_codes().index(code)])
         outcome = game.outcome()
-        assert outcome is not None and outcome.loser is not None, endgame.tpn
+        assert outcome is not None, endgame.tpn
+        assert outcome.loser is not None, endgame.tpn
         assert outcome.loser != winner, endgame.tpn

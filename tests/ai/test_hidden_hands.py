@@ -75,7 +75,8 @@ def test_the_determinizer_samples_only_consistent_hands(players: int) -> None:
         for _ in range(5):
             world = sample_world(observation, rng)
             assert world.pile_codes == state.pile_codes
-            assert world.out == state.out and world.to_move == state.to_move
+            assert world.out == state.out
+            assert world.to_move == state.to_move
             assert world.hand_mask(state.to_move) == state.hand_mask(state.to_move)
             union = 0
             for seat in range(players):
