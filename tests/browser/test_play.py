@@ -35,14 +35,18 @@ def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess
         yield
 
 
-@pytest.fixture(autouse=True)
-def _sockets_settled() -> Iterator[None]:
+def wait_sockets_closed() -> None:
     """Let the server record the closing of the pages' sockets before the database is
     flushed for the next test (no event reaches this process: poll the condition briefly)."""
-    yield
     deadline = time.monotonic() + 10
     while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
         time.sleep(0.02)
+
+
+@pytest.fixture(autouse=True)
+def _sockets_settled() -> Iterator[None]:
+    yield
+    wait_sockets_closed()
 
 
 @pytest.fixture
@@ -322,5 +326,6 @@ def test_the_player_who_stays_claims_victory_over_one_who_left(
         expect(first.get_by_test_id("result-reason")).to_have_text("Opponent left the game")
     finally:
         first.context.close()
+        wait_sockets_closed()  # while this test's server still runs
     match.refresh_from_db()
     assert (match.termination, match.loser_seat) == (TerminationReason.ABANDONMENT, 1)
