@@ -29,7 +29,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 FREE: Final = 1 << 30
 HISTORY: Final = -1
 MAX_PLY: Final = 200
-_CHECK_EVERY: Final = 1023
+_CHECK_EVERY: Final = 255
 
 
 @dataclass(frozen=True, slots=True)

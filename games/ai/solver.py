@@ -36,7 +36,7 @@ from games.rules.state import State
 
 Deps = frozenset[Key]
 NO_DEPS: Final[Deps] = frozenset()
-_CHECK_EVERY: Final = 1023
+_CHECK_EVERY: Final = 255
 
 
 class SearchTimeout(Exception):
