@@ -134,6 +134,7 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
                               kind if isinstance(kind, str) else None)
             return
         if message.type == "sync":
+            await database_sync_to_async(services.match_nudge_ai)(match_id=self.match_id)
             await self._send_state(force=True)
             return
         if self.seat is None:

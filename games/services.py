@@ -718,6 +718,31 @@ def match_claim_victory(*, match_id: int, seat: int, now: datetime | None = None
     return match
 
 
+def ai_stall_seconds() -> int:
+    """How long the AI may take to answer before its task is sent again."""
+    return int(getattr(settings, "GAMES_AI_STALL_SECONDS", 20))
+
+
+def match_nudge_ai(*, match_id: int, now: datetime | None = None) -> bool:
+    """If the AI has been to move for too long (its task lost with a broker or a worker),
+    send its task again; the task is idempotent, so a duplicate does no harm. Called when a
+    client asks for the state. Returns whether a task was sent."""
+    from games import tasks
+
+    now = now or timezone.now()
+    match = Match.objects.filter(pk=match_id, status=Status.PLAYING).first()
+    if match is None or match.to_move is None or match.turn_started_at is None:
+        return False
+    if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
+        return False
+    if not Seat.objects.filter(match=match, index=match.to_move, ai_level__isnull=False).exists():
+        return False
+    logger.warning("match %s: the AI's move at ply %s is late; sending its task again",
+                   match_id, match.ply)
+    tasks.enqueue_ai_move(match_id=match_id, ply=match.ply)
+    return True
+
+
 # --- presence ---------------------------------------------------------------------------------
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from games import services, tasks
 from games.models import Match, Move, Status, TerminationReason
 from games.services import Player
@@ -81,3 +83,17 @@ def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
     assert short is not None
     assert short < level_budget(STRONGEST)
     assert tasks.ai_movetime(level=STRONGEST, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
+
+
+def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch):
+    sent = []
+    monkeypatch.setattr(tasks, "enqueue_ai_move", lambda **kw: sent.append(kw))
+    match = ai_duel(alice)  # the AI to move since T0
+    stall = services.ai_stall_seconds()
+
+    assert not services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=stall - 1))
+    assert services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=stall))
+    assert sent == [{"match_id": match.pk, "ply": 0}]
+
+    tasks.ai_move(match.pk, 0)  # the AI moves: now the human is to move, nothing to nudge
+    assert not services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(days=1))

@@ -42,8 +42,8 @@ socket = new ReconnectingSocket(config.socketPath, {
   },
 });
 
-// While the other player is to move, look again now and then: whether they have left (and
-// the claim countdown) changes without a move.
+// While the other player (or the AI) is to move, look again now and then: whether they have
+// left (and the claim countdown) changes without a move, and a late AI gets a nudge.
 setInterval(() => {
   const s = board.state;
   if (s && s.status === "playing" && board.isPlayer() && !board.isMyTurn()
