@@ -725,13 +725,19 @@ def ai_stall_seconds() -> int:
 
 def match_nudge_ai(*, match_id: int, now: datetime | None = None) -> bool:
     """If the AI has been to move for too long (its task lost with a broker or a worker),
-    send its task again; the task is idempotent, so a duplicate does no harm. Called when a
-    client asks for the state. Returns whether a task was sent."""
+    send its task again; the task is idempotent, so a duplicate does no harm. A mover whose
+    time is out loses now, whatever became of the flag task. Called when a client asks for
+    the state. Returns whether an AI task was sent."""
     from games import tasks
 
     now = now or timezone.now()
     match = Match.objects.filter(pk=match_id, status=Status.PLAYING).first()
     if match is None or match.to_move is None or match.turn_started_at is None:
+        return False
+    deadline = flag_at(match, list(Seat.objects.filter(match=match).order_by("index")))
+    if deadline is not None and now >= deadline:
+        # The flag task is late or lost too: decide the flag now.
+        match_flag(match_id=match_id, ply=match.ply, now=now)
         return False
     if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
         return False

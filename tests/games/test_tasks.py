@@ -97,3 +97,16 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch):
 
     tasks.ai_move(match.pk, 0)  # the AI moves: now the human is to move, nothing to nudge
     assert not services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(days=1))
+
+
+def test_a_sync_after_a_lost_flag_task_decides_the_flag(alice, bob):
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], trumps="SH", dealer=1,
+        clock_initial=60, now=T0,
+    )
+    services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=59))
+    assert Match.objects.get(pk=match.pk).status == Status.PLAYING
+
+    services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=60))
+    match = Match.objects.get(pk=match.pk)
+    assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.TIMEOUT)
