@@ -481,7 +481,10 @@ export class Board {
     this.selected = null;
     this.send({ type: "move", move, ply: this.state.ply });
     // Until the server answers, nothing more may be played.
-    for (const b of this.root.querySelectorAll("button.card, .take-button")) b.disabled = true;
+    for (const b of this.root.querySelectorAll("button.card, .take-button")) {
+      b.disabled = true;
+      b.classList.remove("playable");
+    }
   }
 
   onCard(card) {
