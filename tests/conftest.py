@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from tests.support.processes import (
     ManagedProcess,
@@ -16,6 +18,13 @@ from tests.support.processes import (
     start_celery_worker,
     start_daphne,
 )
+
+# No per-example deadline: CI shares two cores with servers, workers and a browser, so an
+# example's wall time says nothing about the code. Speed is measured by the bench commands.
+hypothesis_settings.register_profile(
+    "yourtrumps", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+hypothesis_settings.load_profile("yourtrumps")
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",
