@@ -78,3 +78,16 @@ def test_a_task_is_executed_by_a_real_celery_worker(celery_worker):
 
     assert result.get(timeout=20) == "pong"
     assert celery_worker.alive
+
+
+def test_the_worker_knows_every_task_the_site_sends(celery_worker):
+    from yourtrumps_site.celery import app
+
+    app.loader.import_default_modules()
+    site_tasks = {name for name in app.tasks if not name.startswith("celery.")}
+
+    registered = app.control.inspect(timeout=5).registered() or {}
+    worker_tasks = {name.split(" ")[0] for names in registered.values() for name in names}
+
+    assert {"games.ai_move", "games.match_flag", "replays.analyse_match"} <= site_tasks
+    assert site_tasks <= worker_tasks
