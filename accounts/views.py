@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,6 +36,20 @@ from accounts.services import (
     user_email_change,
     user_login_failures_clear,
 )
+from yourtrumps_site import ratelimit
+
+TOO_MANY_REQUESTS = 429
+
+
+def _refused_too_often(request: HttpRequest, action: str, form: object) -> bool:
+    """Count one attempt of `action` from this address; past the limit, say so on the form."""
+    limit, window = settings.ACCOUNT_RATE_LIMITS[action]
+    key = f"{action}:{ratelimit.client_address(request)}"
+    wait = ratelimit.hit(key=key, limit=limit, window=window)
+    if wait is None:
+        return False
+    form.add_error(None, ratelimit.wait_message(wait))  # type: ignore[attr-defined]
+    return True
 
 LOGIN_BACKEND = "accounts.backends.UsernameOrEmailBackend"
 
@@ -44,6 +60,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("profile", username=request.user.get_username())
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if _refused_too_often(request, "signup", form):
+            return render(request, "accounts/signup.html", {"form": form},
+                          status=TOO_MANY_REQUESTS)
         try:
             user = user_create(**form.cleaned_data)
         except ValidationError as error:
@@ -128,6 +147,13 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "accounts/emails/password_reset.txt"
     subject_template_name = "accounts/emails/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if _refused_too_often(self.request, "password_reset", form):
+            response = self.form_invalid(form)
+            response.status_code = TOO_MANY_REQUESTS
+            return response
+        return super().form_valid(form)
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

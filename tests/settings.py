@@ -17,3 +17,6 @@ from yourtrumps_site.settings import *  # noqa: F403
 # A fast hasher: the tests create many users; security of test passwords does not matter.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+
+# Many tests sign up from 127.0.0.1; the limits' own tests lower them again.
+ACCOUNT_RATE_LIMITS = {"signup": (10_000, 3600), "password_reset": (10_000, 3600)}

@@ -218,6 +218,13 @@ AXES_USERNAME_FORM_FIELD = "username"
 # Failures count per account, whether it was named by username (any case) or e-mail address.
 AXES_USERNAME_CALLABLE = "accounts.axes_support.lockout_username"
 
+# (attempts, seconds) per client address: sign-ups and password-reset mails cost us mail and
+# trust, so a script cannot make them by the thousand.
+ACCOUNT_RATE_LIMITS = {
+    "signup": (env.int("SIGNUP_RATE_LIMIT", default=5), 3600),
+    "password_reset": (env.int("PASSWORD_RESET_RATE_LIMIT", default=5), 3600),
+}
+
 EMAIL_BACKEND = env.str(
     "EMAIL_BACKEND",
     default="django.core.mail.backends.smtp.EmailBackend"

@@ -35,11 +35,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import PlayerRating, User
 from accounts.ratings import START_RATING
-from games.matchmaking import errors, pairing, ratelimit
+from games.matchmaking import errors, pairing
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
 from games.models import Match, Seat, Status
 from games.services import TIME_CONTROLS, Player, match_create
+from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)
 

@@ -13,6 +13,8 @@ import math
 import time
 
 from django.core.cache import cache
+from django.http import HttpRequest
+from django.utils.translation import ngettext
 
 
 def hit(*, key: str, limit: int, window: int, now: float | None = None) -> float | None:
@@ -38,3 +40,25 @@ def hit(*, key: str, limit: int, window: int, now: float | None = None) -> float
         return max(1.0, math.ceil(window - into))
     needed_weight = allowed_previous / previous
     return max(1.0, math.ceil((1 - needed_weight) * window - into))
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address (daphne puts the proxy's X-Forwarded-For there when asked)."""
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def wait_message(seconds: float) -> str:
+    """"Please wait ..." in whole minutes (a person does not count seconds past one)."""
+    if seconds < 90:
+        count = max(1, math.ceil(seconds))
+        return ngettext(
+            "Too many attempts. Please wait %(count)d second and try again.",
+            "Too many attempts. Please wait %(count)d seconds and try again.",
+            count,
+        ) % {"count": count}
+    count = math.ceil(seconds / 60)
+    return ngettext(
+        "Too many attempts. Please wait %(count)d minute and try again.",
+        "Too many attempts. Please wait %(count)d minutes and try again.",
+        count,
+    ) % {"count": count}

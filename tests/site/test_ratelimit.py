@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from games.matchmaking import ratelimit
+from yourtrumps_site import ratelimit
 
 
 @pytest.fixture(autouse=True)
