@@ -18,6 +18,7 @@ from games import selectors as play_selectors
 from games.models import Match, Seat
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
+from games.replays.history import history_page
 from games.replays.services import (
     RecordNotAvailableError,
     analysis_request,
@@ -203,7 +204,7 @@ def _history(request: HttpRequest, *, player: Any = None) -> HttpResponse:
     if unknown_opponent:
         page, rows = None, []
     else:
-        page, rows = selectors.history_page(
+        page, rows = history_page(
             filters=filters,
             page_number=request.GET.get("page", 1),
             player_id=player.pk if player is not None else None,

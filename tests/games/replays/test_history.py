@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, Seat, SeatResult, Status, TerminationReason
-from games.replays.selectors import HistoryFilters, history_page
+from games.replays.history import HistoryFilters, history_page
 from tests.games.replays.conftest import T0
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_the_history_page_query_count_does_not_grow_with_the_rows(
 
 
 def test_a_long_history_is_counted_only_up_to_a_cap(client, alice, bob, monkeypatch):
-    monkeypatch.setattr("games.replays.selectors.HISTORY_COUNT_CAP", 4)
+    monkeypatch.setattr("games.replays.history.HISTORY_COUNT_CAP", 4)
     for day in range(7):
         finished(alice, bob, days=day)
     response = client.get("/games/")
