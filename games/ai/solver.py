@@ -37,6 +37,9 @@ from games.rules.state import State
 Deps = frozenset[Key]
 NO_DEPS: Final[Deps] = frozenset()
 _CHECK_EVERY: Final = 255
+MAX_PLY: Final = 600
+"""Deeper than this the solver gives up (SearchTimeout) rather than guess: long lines of
+takes can wander through thousands of distinct positions."""
 
 
 class SearchTimeout(Exception):
@@ -84,8 +87,8 @@ class Solver:
         self.nodes = 0
         self.tt: dict[Key, tuple[int, int, int, Deps]] = {}
         self._path: dict[Key, int] = {}
-        if sys.getrecursionlimit() < 20_000:
-            sys.setrecursionlimit(20_000)
+        if sys.getrecursionlimit() < 4 * MAX_PLY:
+            sys.setrecursionlimit(4 * MAX_PLY)
 
     def _check_budget(self) -> None:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
@@ -102,6 +105,8 @@ class Solver:
         self.nodes += 1
         if self.nodes & _CHECK_EVERY == 0:
             self._check_budget()
+        if ply > MAX_PLY:
+            raise SearchTimeout
         key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
         path = self._path
         if key in path:

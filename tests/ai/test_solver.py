@@ -103,3 +103,13 @@ def test_repetition_draws_are_not_stored_as_exact_values() -> None:
             assert value == minimax(child), child.tpn()
             compared += 1
     assert compared > 300
+
+
+def test_a_line_too_deep_to_follow_gives_up_instead_of_guessing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import games.ai.solver as solver_module
+    from games.ai.solver import SearchTimeout
+
+    monkeypatch.setattr(solver_module, "MAX_PLY", 2)
+    deep = next(e for e in ENDGAMES if _cards(e.tpn) == 10 and e.value != 1)
+    with pytest.raises(SearchTimeout):
+        solve(State.from_tpn(deep.tpn))
