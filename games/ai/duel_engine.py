@@ -16,6 +16,8 @@ from games.rules.state import State
 
 SOLVE_CARDS = 14
 """Positions with at most this many cards in play (hands and pile) are solved first."""
+SOLVE_HANDS = 8
+"""... and so are positions with at most this many cards in the two hands."""
 
 Info = Callable[[str], None]
 
@@ -48,7 +50,10 @@ def duel_move(
     if quick is not None:
         return quick
     in_play = (me | opp | mask_of(pile)).bit_count()
-    if solve and in_play <= SOLVE_CARDS:
+    # In a real game all 36 cards stay in play (the pile comes back by takes), so small
+    # hands are tried too: the solver gives up quickly (SearchTimeout) when the take lines
+    # run too deep, and the search, whose proven wins are exact too, takes over.
+    if solve and (in_play <= SOLVE_CARDS or (me | opp).bit_count() <= SOLVE_HANDS):
         # Exact: no collapsing of cards, whose equivalence is not exact (see duel.py).
         # The smaller the position, the likelier the solver finishes and the less the
         # heuristic search is worth: small ones get most of the time.
