@@ -78,7 +78,7 @@ def ai_move(match_id: int, ply: int) -> str | None:
     seat = Seat.objects.get(match=match, index=match.to_move)
     if not seat.is_ai:
         return None
-    game = services._load_game(match)
+    game = services.match_game_load(match)
     movetime = ai_movetime(
         level=seat.ai_level or 1,
         clock_ms=services.remaining_ms(match, seat, timezone.now()),

@@ -1,0 +1,86 @@
+"""The one door for every change to a match (HackSoft style: keyword-only, typed).
+
+Every service runs in one transaction with the match row locked (`select_for_update`), checks
+what the actor may do, writes, and only on commit broadcasts the new version to the group
+`match-<id>` and schedules what follows (the AI's move, the flag, the trump-choice timeout).
+A refusal raises `games.errors.PlayError` with a stable code and changes nothing.
+
+Time is injected: every service takes `now` (default `timezone.now()`), so the tests of clocks,
+claims and timeouts pass instants instead of sleeping. Clocks are the server's: the mover's
+remaining time is their stored `clock_ms` minus the time since `turn_started_at`.
+
+Services that act for a seat take its index; the consumer or view maps a user or guest to it
+(`games.selectors.seat_of`).
+"""
+
+from games.services.base import (
+    TIME_CONTROLS,
+    Player,
+    ai_stall_seconds,
+    broadcast,
+    claim_after_seconds,
+    group_name,
+    match_game_load,
+    presence_lease_seconds,
+    trump_choice_seconds,
+)
+from games.services.clocks import flag_at, remaining_ms
+from games.services.endings import (
+    can_abort,
+    match_abort,
+    match_claim_victory,
+    match_draw_accept,
+    match_draw_decline,
+    match_draw_offer,
+    match_resign,
+)
+from games.services.play import (
+    match_choose_trump,
+    match_create,
+    match_flag,
+    match_nudge_ai,
+    match_trump_timeout,
+    move_apply,
+)
+from games.services.presence import (
+    absent_since,
+    claim_available_at,
+    is_present,
+    seat_presence_change,
+    seat_presence_renew,
+)
+from games.services.rematch import match_rematch, next_dealer
+
+__all__ = [
+    "TIME_CONTROLS",
+    "Player",
+    "absent_since",
+    "ai_stall_seconds",
+    "broadcast",
+    "can_abort",
+    "claim_after_seconds",
+    "claim_available_at",
+    "flag_at",
+    "group_name",
+    "is_present",
+    "match_abort",
+    "match_choose_trump",
+    "match_claim_victory",
+    "match_create",
+    "match_draw_accept",
+    "match_draw_decline",
+    "match_draw_offer",
+    "match_flag",
+    "match_game_load",
+    "match_nudge_ai",
+    "match_rematch",
+    "match_resign",
+    "match_trump_timeout",
+    "move_apply",
+    "next_dealer",
+    "presence_lease_seconds",
+    "remaining_ms",
+    "seat_presence_change",
+    "seat_presence_renew",
+    "trump_choice_seconds",
+]

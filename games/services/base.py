@@ -1,0 +1,174 @@
+"""What every service shares: the lock, the version bump and broadcast, the follow-up tasks,
+the game rebuilt from the stored moves, and the site's timing settings."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+
+from games import errors
+from games.errors import PlayError
+from games.models import (
+    Match,
+    Move,
+    Seat,
+    Status,
+    Variant,
+)
+from games.rules import (
+    Game,
+    State,
+    Suit,
+    TrumpChoice,
+)
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+from games.services.clocks import flag_at
+
+logger = logging.getLogger(__name__)
+
+
+# Time controls offered (initial seconds, increment seconds); None is the untimed casual game.
+TIME_CONTROLS: tuple[tuple[int, int], ...] = ((60, 1), (180, 2), (300, 3), (600, 5))
+
+
+def trump_choice_seconds() -> int:
+    """How long a player has to choose a trump suit before a random free one is given."""
+    return int(getattr(settings, "GAMES_TRUMP_CHOICE_SECONDS", 30))
+
+
+def presence_lease_seconds() -> int:
+    """How long an open socket counts as present without renewing its lease."""
+    return int(getattr(settings, "GAMES_PRESENCE_LEASE_SECONDS", 45))
+
+
+def claim_after_seconds() -> int:
+    """How long a player must be gone, on their own turn, before the other may claim."""
+    return int(getattr(settings, "GAMES_CLAIM_AFTER_SECONDS", 30))
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits at a seat: a user, a guest (by the id kept in their session) or the AI."""
+
+    user: User | None = None
+    guest_id: str = ""
+    ai_level: int | None = None
+
+    def __post_init__(self) -> None:
+        kinds = (self.user is not None) + bool(self.guest_id) + (self.ai_level is not None)
+        if kinds != 1:
+            raise ValueError("a player is exactly one of a user, a guest or the AI")
+
+
+def _lock(match_id: int) -> tuple[Match, list[Seat]]:
+    try:
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise PlayError(errors.NOT_FOUND, f"there is no match {match_id}") from None
+    # Seats change only under the match's lock, so reading them after it is consistent.
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    return match, seats
+
+
+def _seat(seats: list[Seat], seat: int) -> Seat:
+    if not 0 <= seat < len(seats):
+        raise PlayError(errors.NOT_A_PLAYER, f"there is no seat {seat} in this match")
+    return seats[seat]
+
+
+def _check_not_over(match: Match) -> None:
+    if match.is_over:
+        raise PlayError(errors.GAME_OVER, "the game is over")
+
+
+def _trump_choice(match: Match) -> TrumpChoice:
+    return TrumpChoice(
+        match.n_players, match.dealer, tuple(Suit.parse(c) for c in match.trumps_chosen)
+    )
+
+
+def _touch(match: Match) -> None:
+    """A change the clients must see: bump the version, save, broadcast after commit."""
+    match.version += 1
+    match.save()
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: broadcast(match_id=match_id, version=version))
+
+
+def broadcast(*, match_id: int, version: int) -> None:
+    """Tell every socket of the match that it changed; each builds the view its user may see.
+    A failure is logged, never raised: the change is committed, and clients that miss the
+    news catch up on their next `sync` or reconnect."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "match.changed", "version": version}
+
+    def send() -> None:
+        try:
+            async_to_sync(layer.group_send)(group_name(match_id), message)
+        except Exception:
+            logger.exception("broadcast of match %s version %s failed", match_id, version)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        send()
+    else:  # a thread that runs an event loop (a script, a test) cannot block on it
+        thread = threading.Thread(target=send, name=f"broadcast-{match_id}")
+        thread.start()
+        thread.join(10)
+
+
+def group_name(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def _schedule_followups(match: Match, seats: list[Seat]) -> None:
+    """After commit: the AI's move, the flag at the mover's zero, the trump-choice timeout."""
+    from games import tasks
+
+    match_id = match.pk
+    if match.status == Status.PLAYING and match.to_move is not None:
+        ply = match.ply
+        if seats[match.to_move].is_ai:
+            transaction.on_commit(lambda: tasks.enqueue_ai_move(match_id=match_id, ply=ply))
+        deadline = flag_at(match, seats)
+        if deadline is not None:
+            transaction.on_commit(
+                lambda: tasks.schedule_flag(match_id=match_id, ply=ply, at=deadline)
+            )
+    elif match.status == Status.TRUMPS and match.turn_started_at is not None:
+        chosen = len(match.trumps_chosen)
+        at = match.turn_started_at + timedelta(seconds=trump_choice_seconds())
+        transaction.on_commit(
+            lambda: tasks.schedule_trump_timeout(match_id=match_id, chosen=chosen, at=at)
+        )
+
+
+def match_game_load(match: Match) -> Game:
+    """The match as a rules-engine game: the deal with every stored move played again."""
+    start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
+    seed = None if match.from_position else match.seed
+    game = Game(start, seed=seed, dealer=None if seed is None else match.dealer)
+    for text in Move.objects.filter(match=match).order_by("ply").values_list("text", flat=True):
+        game.play(text)
+    return game
+
+
+def ai_stall_seconds() -> int:
+    """How long the AI may take to answer before its task is sent again."""
+    return int(getattr(settings, "GAMES_AI_STALL_SECONDS", 20))

@@ -1,0 +1,99 @@
+"""The end of a match: result, places, frozen clocks, and the ratings of a rated duel."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.models import (
+    Match,
+    Result,
+    Seat,
+    SeatResult,
+    Status,
+    TerminationReason,
+)
+from games.rules import (
+    Outcome,
+    State,
+    Termination,
+)
+from games.services.clocks import _elapsed_ms
+
+
+def _finish(
+    match: Match,
+    seats: list[Seat],
+    outcome: Outcome,
+    reason: str,
+    now: datetime,
+) -> None:
+    """Record the end: result, places, frozen clocks, ratings of a rated duel."""
+    if match.timed and match.status == Status.PLAYING and match.to_move is not None:
+        mover = seats[match.to_move]
+        if mover.clock_ms is not None:
+            left = mover.clock_ms - _elapsed_ms(match, now)
+            mover.clock_ms = 0 if reason == TerminationReason.TIMEOUT else max(0, left)
+    aborted = reason == TerminationReason.ABORTED
+    match.status = Status.ABORTED if aborted else Status.FINISHED
+    if aborted:
+        match.result = Result.ABORTED
+    else:
+        match.result = Result.DRAW if outcome.loser is None else Result.DECIDED
+    match.loser_seat = outcome.loser
+    match.termination = reason
+    match.finished_at = now
+    match.to_move = None
+    match.draw_offer_seat = None
+    for seat in seats:
+        if aborted:
+            seat.place, seat.result = None, SeatResult.NONE
+        else:
+            seat.place = outcome.place_of(seat.index)
+            if outcome.loser is None:
+                seat.result = SeatResult.DRAW
+            elif seat.index == outcome.loser:
+                seat.result = SeatResult.LOSS
+            else:
+                seat.result = SeatResult.WIN
+    if match.rated and not aborted and len(seats) == 2:
+        _rate(match, seats, outcome, now)
+    for seat in seats:
+        seat.save()
+
+
+def _rate(match: Match, seats: list[Seat], outcome: Outcome, now: datetime) -> None:
+    """Rate a finished ranked duel through the accounts service (Glicko-2), in this
+    transaction, and keep each player's rating before and after on their seat."""
+    from accounts.services import rating_apply_duel_result
+
+    if any(seat.user is None for seat in seats):
+        return  # an account deleted mid-game: nobody to rate
+    if outcome.loser is None:
+        first, second = seats
+    else:
+        second = seats[outcome.loser]
+        first = seats[1 - outcome.loser]
+    assert first.user is not None
+    assert second.user is not None
+    changes = rating_apply_duel_result(
+        winner=first.user, loser=second.user, draw=outcome.loser is None, now=now
+    )
+    for seat, change in zip((first, second), changes, strict=True):
+        seat.rating_before = change.rating_before
+        seat.rating_after = change.rating_after
+        seat.deviation_before = change.deviation_before
+        seat.deviation_after = change.deviation_after
+
+
+def _current_out(match: Match) -> list[int]:
+    if not match.position_tpn:
+        return []
+    return list(State.from_tpn(match.position_tpn).out)
+
+
+def _lose(match: Match, seats: list[Seat], loser: int, reason: str, now: datetime) -> None:
+    termination = Termination.TIMEOUT if reason == TerminationReason.TIMEOUT else (
+        Termination.RESIGNATION
+    )
+    outcome = Outcome.lost_by(termination, match.n_players, _current_out(match), loser)
+    _finish(match, seats, outcome, reason, now)

@@ -1,0 +1,312 @@
+"""Creating a match, choosing trumps, and moves: `move_apply`, the one door for every move."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors
+from games.errors import PlayError
+from games.models import (
+    Match,
+    Move,
+    Seat,
+    Status,
+    TerminationReason,
+    Variant,
+)
+from games.rules import (
+    IllegalMoveError,
+    InvalidNotationError,
+    State,
+    Suit,
+    deal,
+    first_dealer,
+)
+from games.services.base import (
+    Player,
+    _check_not_over,
+    _lock,
+    _schedule_followups,
+    _seat,
+    _touch,
+    _trump_choice,
+    ai_stall_seconds,
+    match_game_load,
+    trump_choice_seconds,
+)
+from games.services.clocks import _elapsed_ms, flag_at
+from games.services.finishing import _finish, _lose
+
+logger = logging.getLogger(__name__)
+
+def _start_play(match: Match, seats: list[Seat], trumps: Sequence[Suit], now: datetime) -> None:
+    state = deal(match.n_players, match.seed, match.dealer, trumps,
+                 match.variant == Variant.STRICT)
+    match.deal_tpn = match.position_tpn = state.tpn()
+    for seat in seats:
+        seat.trump = trumps[seat.index].letter
+        seat.save(update_fields=["trump"])
+    match.status = Status.PLAYING
+    match.to_move = state.to_move
+    match.turn_started_at = now
+    match.started_at = now
+
+
+def _advance_trumps(match: Match, seats: list[Seat], now: datetime) -> None:
+    """Let AI choosers choose (a random free suit), and deal once everyone has chosen."""
+    choice = _trump_choice(match)
+    rng = random.SystemRandom()
+    while not choice.done and seats[choice.chooser].is_ai:  # type: ignore[index]
+        choice = choice.choose_random(rng)
+    match.trumps_chosen = "".join(s.letter for s in choice.chosen)
+    if choice.done:
+        _start_play(match, seats, choice.trumps(), now)
+    else:
+        match.to_move = choice.chooser
+        match.turn_started_at = now
+
+
+def match_create(
+    *,
+    players: Sequence[Player],
+    variant: str = Variant.STANDARD,
+    rated: bool = False,
+    clock_initial: int | None = None,
+    clock_increment: int = 0,
+    public: bool = True,
+    seed: int | None = None,
+    dealer: int | None = None,
+    trumps: str | None = None,
+    start_tpn: str | None = None,
+    previous: Match | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """A new match. The first dealer is random unless given; with `trumps` ("SH") the choice
+    of trumps is skipped, otherwise the players choose in turn. `start_tpn` starts from a
+    crafted position instead of a deal (lessons, puzzles, tests)."""
+    now = now or timezone.now()
+    n = len(players)
+    if n not in (2, 3, 4):
+        raise ValueError(f"Svoi Kozyri is played by 2, 3 or 4 players, not {n}")
+    if variant not in Variant.values:
+        raise ValueError(f"unknown variant {variant!r}")
+    if rated and (n != 2 or any(p.user is None for p in players) or clock_initial is None):
+        raise ValueError("only a timed duel between two accounts can be rated")
+    if clock_initial is not None and clock_initial <= 0:
+        raise ValueError("the initial time must be positive")
+    rng = random.SystemRandom()
+    seed = rng.randrange(2**63) if seed is None else seed
+    dealer = first_dealer(n, seed) if dealer is None else dealer
+    with transaction.atomic():
+        match = Match.objects.create(
+            variant=variant,
+            rated=rated,
+            clock_initial=clock_initial,
+            clock_increment=clock_increment,
+            public=public,
+            n_players=n,
+            seed=seed,
+            dealer=dealer,
+            status=Status.TRUMPS,
+            to_move=(dealer + 1) % n,
+            turn_started_at=now,
+            previous=previous,
+        )
+        seats = [
+            Seat.objects.create(
+                match=match,
+                index=i,
+                user=p.user,
+                guest_id=p.guest_id,
+                ai_level=p.ai_level,
+                clock_ms=None if clock_initial is None else clock_initial * 1000,
+            )
+            for i, p in enumerate(players)
+        ]
+        if start_tpn is not None:
+            state = State.from_tpn(start_tpn, strict=variant == Variant.STRICT)
+            if state.n_players != n:
+                raise ValueError(f"the position is for {state.n_players} players, not {n}")
+            match.deal_tpn = match.position_tpn = state.tpn()
+            match.from_position = True
+            order = [(dealer + 1 + i) % n for i in range(n)]
+            match.trumps_chosen = "".join(state.trump(s).letter for s in order)
+            for seat in seats:
+                seat.trump = state.trump(seat.index).letter
+                seat.save(update_fields=["trump"])
+            match.status = Status.PLAYING
+            match.to_move = state.to_move
+            match.started_at = now
+        elif trumps is not None:
+            suits = tuple(Suit.parse(c) for c in trumps)
+            if len(suits) != n or len(set(suits)) != n:
+                raise ValueError(f"trumps {trumps!r} do not fit {n} players")
+            # Record them in the order of choosing, as if chosen from seat dealer + 1 on.
+            order = [(dealer + 1 + i) % n for i in range(n)]
+            match.trumps_chosen = "".join(suits[s].letter for s in order)
+            _start_play(match, seats, suits, now)
+        else:
+            _advance_trumps(match, seats, now)
+        _touch(match)
+        _schedule_followups(match, seats)
+    return match
+
+
+def match_choose_trump(
+    *, match_id: int, seat: int, suit: str, now: datetime | None = None
+) -> Match:
+    """The seat whose turn it is to choose takes a free suit as its trump."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        _seat(seats, seat)
+        _check_not_over(match)
+        if match.status != Status.TRUMPS:
+            raise PlayError(errors.WRONG_PHASE, "the trumps have already been chosen")
+        choice = _trump_choice(match)
+        if choice.chooser != seat:
+            raise PlayError(errors.NOT_YOUR_TURN, f"seat {choice.chooser} chooses now")
+        try:
+            choice = choice.choose(Suit.parse(suit))
+        except (ValueError, InvalidNotationError) as error:
+            raise PlayError(errors.BAD_TRUMP, str(error)) from None
+        match.trumps_chosen = "".join(s.letter for s in choice.chosen)
+        _advance_trumps(match, seats, now)
+        _touch(match)
+        _schedule_followups(match, seats)
+    return match
+
+
+def match_trump_timeout(
+    *, match_id: int, chosen: int, now: datetime | None = None
+) -> datetime | None:
+    """A chooser who did not choose in time gets a random free suit. `chosen` is how many
+    suits had been chosen when the timeout was scheduled: later choices make it void.
+    Returns the deadline if it has not come yet (the caller tries again then)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if match.status != Status.TRUMPS or len(match.trumps_chosen) != chosen:
+            return None
+        assert match.turn_started_at is not None
+        deadline = match.turn_started_at + timedelta(seconds=trump_choice_seconds())
+        if now < deadline:
+            return deadline
+        choice = _trump_choice(match).choose_random(random.SystemRandom())
+        match.trumps_chosen = "".join(s.letter for s in choice.chosen)
+        _advance_trumps(match, seats, now)
+        _touch(match)
+        _schedule_followups(match, seats)
+    return None
+
+
+def move_apply(
+    *, match_id: int, seat: int, move: str, expected_ply: int, now: datetime | None = None
+) -> Match:
+    """Play `move` for `seat`, which must be to move at `expected_ply` (the number of moves
+    played so far). A mover whose time has run out loses instead (`game_over`)."""
+    now = now or timezone.now()
+    flagged = False
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        mover = _seat(seats, seat)
+        _check_not_over(match)
+        if match.status != Status.PLAYING:
+            raise PlayError(errors.WRONG_PHASE, "the trumps are still being chosen")
+        if expected_ply != match.ply:
+            raise PlayError(
+                errors.STALE_PLY, f"the game is at ply {match.ply}, not {expected_ply}"
+            )
+        if match.to_move != seat:
+            raise PlayError(errors.NOT_YOUR_TURN, f"seat {match.to_move} is to move")
+        elapsed = _elapsed_ms(match, now)
+        if mover.clock_ms is not None and mover.clock_ms - elapsed <= 0:
+            _lose(match, seats, seat, TerminationReason.TIMEOUT, now)
+            flagged = True
+        else:
+            game = match_game_load(match)
+            try:
+                played = game.play(move)
+            except IllegalMoveError as error:
+                raise PlayError(errors.ILLEGAL_MOVE, str(error)) from None
+            except InvalidNotationError as error:
+                raise PlayError(errors.ILLEGAL_MOVE, str(error)) from None
+            if mover.clock_ms is not None:
+                mover.clock_ms = mover.clock_ms - elapsed + match.clock_increment * 1000
+                mover.save(update_fields=["clock_ms"])
+            match.ply += 1
+            Move.objects.create(
+                match=match,
+                ply=match.ply,
+                seat=seat,
+                text=str(played),
+                time_spent_ms=elapsed,
+                clocks_after=[s.clock_ms for s in seats] if match.timed else None,
+                played_at=now,
+            )
+            match.position_tpn = game.state.tpn()
+            if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
+                match.draw_offer_seat = None  # moving on declines the offer
+            outcome = game.outcome()
+            match.turn_started_at = now
+            if outcome is not None:
+                match.to_move = None
+                _finish(match, seats, outcome, outcome.termination.value, now)
+            else:
+                match.to_move = game.state.to_move
+        _touch(match)
+        _schedule_followups(match, seats)
+    if flagged:
+        raise PlayError(errors.GAME_OVER, "your time ran out")
+    return match
+
+
+def match_flag(*, match_id: int, ply: int, now: datetime | None = None) -> datetime | None:
+    """At the flag moment: if the game is still at `ply` and the mover's time is out, the
+    mover loses on time. Returns the deadline if it has not come yet (try again then)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match, seats = _lock(match_id)
+        if match.status != Status.PLAYING or match.ply != ply:
+            return None
+        deadline = flag_at(match, seats)
+        if deadline is None:
+            return None
+        if now < deadline:
+            return deadline
+        assert match.to_move is not None
+        _lose(match, seats, match.to_move, TerminationReason.TIMEOUT, now)
+        _touch(match)
+    return None
+
+
+def match_nudge_ai(*, match_id: int, now: datetime | None = None) -> bool:
+    """If the AI has been to move for too long (its task lost with a broker or a worker),
+    send its task again; the task is idempotent, so a duplicate does no harm. A mover whose
+    time is out loses now, whatever became of the flag task. Called when a client asks for
+    the state. Returns whether an AI task was sent."""
+    from games import tasks
+
+    now = now or timezone.now()
+    match = Match.objects.filter(pk=match_id, status=Status.PLAYING).first()
+    if match is None or match.to_move is None or match.turn_started_at is None:
+        return False
+    deadline = flag_at(match, list(Seat.objects.filter(match=match).order_by("index")))
+    if deadline is not None and now >= deadline:
+        # The flag task is late or lost too: decide the flag now.
+        match_flag(match_id=match_id, ply=match.ply, now=now)
+        return False
+    if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
+        return False
+    if not Seat.objects.filter(match=match, index=match.to_move, ai_level__isnull=False).exists():
+        return False
+    logger.warning("match %s: the AI's move at ply %s is late; sending its task again",
+                   match_id, match.ply)
+    tasks.enqueue_ai_move(match_id=match_id, ply=match.ply)
+    return True
