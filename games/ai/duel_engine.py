@@ -12,6 +12,7 @@ from games.ai.duel import DuelTable, Key
 from games.ai.search import Searcher, SearchResult
 from games.ai.solver import SearchTimeout, Solver
 from games.rules.cards import mask_of
+from games.rules.moves import format_move_code
 from games.rules.state import State
 
 SOLVE_CARDS = 14
@@ -77,14 +78,8 @@ def duel_move(
     def report(result: SearchResult) -> bool:
         if info is not None:
             info(f"info depth {result.depth} score {result.score} nodes {result.nodes} "
-                 f"time {round(result.seconds * 1000)} pv {_name(result.move)}")
+                 f"time {round(result.seconds * 1000)} pv {format_move_code(result.move)}")
         # Do not start a depth that cannot finish: each one costs several times the last.
         return (time.monotonic() - start) * 4 < seconds
 
     return searcher.search(me, opp, pile, mover, report).move
-
-
-def _name(code: int) -> str:
-    from games.rules.moves import format_move_code
-
-    return format_move_code(code)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from games.ai.baseline import beginner_code, greedy_code, random_code
+from games.ai.baseline import beginner_code, greedy_code
 from games.ai.determinized import pimc_move
 from games.ai.duel import Key
 from games.ai.duel_engine import duel_move
@@ -123,9 +123,3 @@ def choose_move(
     return Move.from_code(choose_code(position, level, movetime=movetime, rng=rng,
                                       should_stop=should_stop, history=history),
                           pile_nonempty)
-
-
-def random_move(position: State | Observation, rng: random.Random) -> int:
-    return random_code(view_of(position), rng)
-
-

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
-from games.rules.moves import TAKE_BASE, format_move_code
+from games.rules.moves import format_move_code
 from games.rules.state import State
 
 Deps = frozenset[Key]
@@ -228,7 +228,3 @@ def solve(state: State, history: Iterable[Key] = (), *, all_moves: bool = True,
     mover = state.to_move
     me, opp = (h0, h1) if mover == 0 else (h1, h0)
     return solver.solve(me, opp, state.pile_codes, mover, all_moves)
-
-
-def is_take(code: int) -> bool:
-    return code > TAKE_BASE
