@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from django.utils import timezone
 
 from games.replays.selectors import replay_of_match
 from games.services import Player
@@ -88,8 +89,10 @@ def assert_at(page, positions: list[dict], ply: int) -> None:
 def finished_duel(django_user_model):
     alice = django_user_model.objects.create_user("alice", password="pw-Xk39-long")
     bob = django_user_model.objects.create_user("bob", password="pw-Xk39-long")
+    # Played from now on: its flag task (committed, seen by a Celery worker that another
+    # module may have started) must not fall in the past while the moves are being played.
     return play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
-                      clock_increment=2)
+                      clock_increment=2, start=timezone.now())
 
 
 def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):

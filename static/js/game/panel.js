@@ -1,0 +1,145 @@
+// The side panel of the game board: whose turn it is, the actions a player may take (abort,
+// resign, draws, claims, rematch), the result with its reason, and the move list. These are
+// methods of `Board` (mixed in by board.js): they read its state and labels and send intents.
+
+import { moveHtml } from "./cards.js";
+import { el, fill } from "./dom.js";
+
+export const panelMethods = {
+  renderStatus() {
+    const s = this.state;
+    const status = this.parts.status;
+    status.classList.remove("thinking", "my-turn");
+    let text = "";
+    if (s.status === "playing") {
+      const mover = s.seats[s.to_move];
+      if (this.isMyTurn()) {
+        status.classList.add("my-turn");
+        if (this.selected) text = this.labels.chooseSecond;
+        else text = s.pile.length ? this.labels.yourTurnBeat : this.labels.yourTurnLead;
+      } else if (mover.kind === "ai") {
+        status.classList.add("thinking");
+        text = fill(this.labels.aiThinking, { name: mover.name });
+      } else {
+        text = fill(this.labels.theirTurn, { name: this.seatName(s.to_move) });
+      }
+    } else if (s.status === "trumps") {
+      text = s.trump_choice.chooser === s.you ? this.labels.chooseTrump
+        : fill(this.labels.waitTrump, { name: this.seatName(s.trump_choice.chooser) });
+    } else {
+      text = this.resultTitle();
+    }
+    if (!this.isPlayer() && s.status !== "finished" && s.status !== "aborted") text = `${text} \u00b7 ${this.labels.spectating}`;
+    status.textContent = text;
+  },
+
+  button(label, testid, onClick, className = "button") {
+    const b = el("button", className, label);
+    b.type = "button";
+    b.dataset.testid = testid;
+    b.addEventListener("click", onClick);
+    return b;
+  },
+
+  renderActions() {
+    const s = this.state;
+    const box = this.parts.actions;
+    box.replaceChildren();
+    if (!this.isPlayer()) return;
+    const opponentIndex = s.seats.findIndex((seat) => seat.index !== s.you);
+    const opponent = s.seats[opponentIndex];
+    const againstAI = s.seats.some((seat) => seat.kind === "ai");
+    if (s.status === "playing" || s.status === "trumps") {
+      if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
+      if (s.status === "playing") {
+        if (this.confirmingResign) {
+          box.append(this.button(this.labels.confirmResign, "resign-confirm", () => { this.confirmingResign = false; this.send({ type: "resign" }); }, "button danger"));
+        } else {
+          box.append(this.button(this.labels.resign, "resign", () => { this.confirmingResign = true; this.renderActions(); this.root.querySelector("[data-testid=resign-confirm]").focus(); }));
+        }
+        if (!againstAI && s.n_players === 2) {
+          if (s.draw_offer !== null && s.draw_offer !== s.you) {
+            box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: opponent.name })));
+            box.append(this.button(this.labels.acceptDraw, "draw-accept", () => this.send({ type: "draw_accept" }), "button primary"));
+            box.append(this.button(this.labels.declineDraw, "draw-decline", () => this.send({ type: "draw_decline" })));
+          } else if (s.draw_offer === s.you) {
+            const b = this.button(this.labels.drawOffered, "draw-offered", () => {});
+            b.disabled = true;
+            box.append(b);
+          } else {
+            box.append(this.button(this.labels.offerDraw, "draw-offer", () => this.send({ type: "draw_offer" })));
+          }
+        }
+        if (s.claim_at_ms) {
+          const claim = el("div", "claim");
+          claim.append(el("p", "claim-text"));
+          claim.append(this.button(this.labels.claimVictory, "claim", () => this.send({ type: "claim_victory" }), "button primary"));
+          box.append(claim);
+        }
+      }
+    } else {
+      if (s.rematch_id) {
+        const link = el("a", "button primary", this.labels.rematch);
+        link.href = this.matchUrl.replace("{id}", s.rematch_id);
+        link.dataset.testid = "rematch-link";
+        box.append(link);
+      } else if (s.rematch_offer !== null && s.rematch_offer !== s.you) {
+        box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: opponent.name })));
+        box.append(this.button(this.labels.acceptRematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
+      } else if (s.rematch_offer === s.you) {
+        const b = this.button(this.labels.rematchOffered, "rematch", () => {});
+        b.disabled = true;
+        box.append(b);
+      } else {
+        box.append(this.button(this.labels.rematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
+      }
+      if (this.replayUrl) {
+        const link = el("a", "button", this.labels.replay);
+        link.href = this.replayUrl;
+        link.dataset.testid = "replay-link";
+        box.append(link);
+      }
+    }
+  },
+
+  resultTitle() {
+    const s = this.state;
+    if (!s.result) return "";
+    if (s.status === "aborted") return this.labels.aborted;
+    if (s.result.loser === null) return this.labels.draw;
+    if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
+    const winner = s.seats.find((seat) => seat.result === "win");
+    return winner ? fill(this.labels.winner, { name: winner.name }) : "";
+  },
+
+  renderResult() {
+    const s = this.state;
+    const box = this.parts.result;
+    if (!s.result) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren();
+    const title = el("p", "result-title", this.resultTitle());
+    title.dataset.testid = "result-title";
+    const reason = el("p", "result-reason", this.labels.reasons[s.result.termination] || s.result.reason);
+    reason.dataset.testid = "result-reason";
+    box.append(title, reason);
+    box.dataset.outcome = s.status === "aborted" ? "aborted" : s.result.loser === null ? "draw"
+      : this.isPlayer() ? (s.result.loser === s.you ? "lost" : "won") : "decided";
+  },
+
+  renderMoves() {
+    const list = this.parts.moves;
+    const s = this.state;
+    const items = s.moves.map(([seat, text], i) => {
+      const li = el("li", `move seat-${seat}`);
+      li.value = i + 1;
+      li.innerHTML = moveHtml(text);
+      li.title = s.seats[seat].name;
+      li.dataset.move = text;
+      if (i === s.moves.length - 1) { li.classList.add("last"); li.setAttribute("aria-current", "true"); }
+      return li;
+    });
+    list.replaceChildren(...items);
+    list.scrollTop = list.scrollHeight;
+  }
+};
