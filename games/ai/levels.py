@@ -111,7 +111,8 @@ def choose_code(
             return duel_move(state, seconds, repeated=_duel_repeated(history),
                              should_stop=should_stop, max_depth=depth, solve=level > 3,
                              info=info)
-        return pimc_move(position, seconds, rng, should_stop,
+        # A rollout cannot be interrupted: keep one rollout's worth of time in hand.
+        return pimc_move(position, max(0.0, seconds * 0.9 - 0.02), rng, should_stop,
                          max_samples=4 if level == 3 else None)
     finally:
         if collecting:
