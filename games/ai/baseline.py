@@ -52,7 +52,7 @@ def greedy_code(view: TableView, rng: random.Random | None = None) -> int:
     return BEAT_BASE + 36 * beater + second
 
 
-def beginner_code(view: TableView, rng: random.Random, slip: float = 0.6) -> int:
+def beginner_code(view: TableView, rng: random.Random, slip: float = 0.7) -> int:
     """Level 1: plays like greedy, but with probability ``slip`` makes a human mistake —
     takes although it could beat, spends its dearest beater, or throws a random card."""
     if rng.random() >= slip:

@@ -32,7 +32,7 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 0.0, "plays greedily but makes a human mistake one move in three"),
+    Level(1, "beginner", 0.0, "plays greedily but makes a human mistake on most moves"),
     Level(2, "greedy", 0.0, "beats whenever it can with its cheapest card"),
     Level(3, "club player", 0.15, "looks three moves ahead"),
     Level(4, "expert", 1.0, "searches deep and plays small endgames perfectly"),
