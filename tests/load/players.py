@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from tests.load.stats import Stats
 RECONNECT_PAUSE = 0.5
 CONNECT_ATTEMPTS = 60  # with the pause: half a minute to find a live server
 REPLY_TIMEOUT = 20.0
+SLOW_AI_REPORT = float(os.environ.get("LOAD_SLOW_AI_REPORT", "inf"))  # seconds
 
 
 @dataclass
@@ -62,7 +64,9 @@ class Player:
         # the new state reached it (the move's delivery across processes).
         self.sent_at = seen if seen is not None else {}
         self.pending: tuple[int, str] | None = None  # (ply, move) sent, no reply yet
-        self.ai_wait_from: tuple[int, float] | None = None  # (ply the AI must reach, since)
+        # (the ply the AI's answer makes, since when: None until our move's "ok" arrives)
+        self.ai_wait_from: tuple[int, float | None] | None = None
+        self.last_ok_at: float | None = None
         self.games = 0
 
     @property
@@ -105,6 +109,8 @@ class Player:
             message = await self.client.recv(timeout)
         except (websockets.exceptions.ConnectionClosed, TimeoutError, OSError) as error:
             raise Broken(type(error).__name__) from error
+        if message.get("type") == "ok":
+            self.last_ok_at = time.monotonic()
         self.observe(message)
         return message
 
@@ -120,9 +126,14 @@ class Player:
                 self.stats.seen_by_opponent.append(now - sent)
         if self.ai_wait_from is not None:
             target, since = self.ai_wait_from
-            if ply >= target or message["result"] is not None:
+            # The AI's answer may come in the very state that follows our "ok".
+            since = since if since is not None else self.last_ok_at
+            if since is not None and (ply >= target or message["result"] is not None):
                 if ply >= target and self.place.ai_level is not None:
                     self.stats.ai_latency.setdefault(self.place.ai_level, []).append(now - since)
+                    if now - since > SLOW_AI_REPORT:
+                        print(f"slow AI move: match {message['id']} ply {target} took "
+                              f"{now - since:.2f} s (at {time.time():.3f})", flush=True)
                 self.ai_wait_from = None
 
     # --- play ----------------------------------------------------------------------------
@@ -204,17 +215,19 @@ class Player:
         sent = time.monotonic()
         self.pending = (ply, move)
         self.sent_at[(state["id"], ply + 1)] = sent
+        self.last_ok_at = None
+        if self.place.ai_level is not None:
+            self.ai_wait_from = (ply + 2, None)
         reply = await self.act({"type": "move", "move": move, "ply": ply})
         self.pending = None
         if reply["type"] == "ok":
-            now = time.monotonic()
-            self.stats.move_rtt.append(now - sent)
+            assert self.last_ok_at is not None
+            self.stats.move_rtt.append(self.last_ok_at - sent)
             self.stats.acks.append((state["id"], ply + 1, state["you"], move))
-            self.stats.moved(now)
-            if self.place.ai_level is not None:
-                self.ai_wait_from = (ply + 2, now)
+            self.stats.moved(self.last_ok_at)
         else:
             self.sent_at.pop((state["id"], ply + 1), None)
+            self.ai_wait_from = None
 
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
         assert self.client is not None

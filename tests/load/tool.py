@@ -498,7 +498,7 @@ def prepare_environment(args: argparse.Namespace) -> dict[str, str]:
         "CHANNEL_LAYER_PREFIX": "yt-load",
         "CACHE_KEY_PREFIX": "yt-load",
         "DB_CONN_MAX_AGE": args.conn_max_age,
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
     }
     os.environ.update(env)
     return env
