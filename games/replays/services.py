@@ -23,10 +23,11 @@ Import is ``games.rules.parse_record``; its ``RecordError`` names the line and t
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC
 from typing import Any
 
+from games.ai.analysis import Mistake, analyse
 from games.models import Match, TerminationReason
 from games.replays.selectors import (
     analysis_key,
@@ -132,17 +133,14 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
     game = match_game_build(match=match, moves=match_moves_get(match=match))
     assert game is not None
     analyse = _analyse_function()
-    unavailable: dict[str, object] = {"status": "unavailable"}
-    if analyse is None:
-        cache.set(analysis_key(match_id), unavailable, ANALYSIS_UNAVAILABLE_SECONDS)
-        return unavailable
     try:
-        found = analyse(game.start, game.moves, **_analysis_budget(analyse, game.ply))
+        found = analyse(game.start, game.moves, seconds=_seconds_per_position(game.ply))
     except Exception:
         # A search that failed or ran out of time (Celery's soft limit): say so for a while
         # rather than asking again on every view.
         logger.exception("the analysis of match %s failed", match_id)
-        cache.set(analysis_key(match_id), unavailable, ANALYSIS_UNAVAILABLE_SECONDS)
+        cache.set(analysis_key(match_id), {"status": "unavailable"},
+                  ANALYSIS_UNAVAILABLE_SECONDS)
         raise
     result: dict[str, object] = {"status": "done", **analysis_marks(found)}
     cache.set(analysis_key(match_id), result, None)
@@ -153,29 +151,13 @@ ANALYSIS_SECONDS = 90.0
 """The whole analysis's time, within the task's soft limit (``games.replays.tasks``)."""
 
 
-def _analysis_budget(analyse: Any, plies: int) -> dict[str, float]:
-    """``seconds`` per position, so that a long game fits in ``ANALYSIS_SECONDS`` (at most
-    the AI's own default of half a second), if ``analyse`` takes it."""
-    import inspect
-
-    try:
-        parameters = inspect.signature(analyse).parameters
-    except (TypeError, ValueError):
-        return {}
-    if "seconds" not in parameters:
-        return {}
-    return {"seconds": min(0.5, ANALYSIS_SECONDS / (plies + 1))}
+def _seconds_per_position(plies: int) -> float:
+    """So that a long game fits in ``ANALYSIS_SECONDS``: at most the AI's own half second."""
+    return min(0.5, ANALYSIS_SECONDS / (plies + 1))
 
 
-def _analyse_function() -> Any:
-    """``games.ai.analysis.analyse(start, moves)`` (or ``games.ai.analyse``), if installed."""
-    try:
-        from games.ai.analysis import analyse  # type: ignore[import-not-found]
-    except ImportError:
-        try:
-            from games.ai import analyse  # type: ignore[attr-defined,no-redef]
-        except ImportError:
-            return None
+def _analyse_function() -> Callable[..., list[Mistake]]:
+    """The AI's analysis; the tests stand in for it here."""
     return analyse
 
 

@@ -78,14 +78,8 @@ def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monk
     assert client.get(f"/game/{duel.pk}/replay.json").json()["marks"]["8"]["after"] == -1
 
 
-def test_without_the_ai_the_analysis_is_unavailable(duel, monkeypatch):
-    monkeypatch.setattr(services, "_analyse_function", lambda: None)
-    assert services.analysis_run(match_id=duel.pk)["status"] == "unavailable"
-    assert replay_of_match(match=duel).data["marks"] == {}
-
-
 def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enqueued):
-    def analyse(start, moves):
+    def analyse(start, moves, *, seconds):
         raise RuntimeError("out of time")
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
@@ -95,9 +89,7 @@ def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enq
     assert enqueued == []
 
 
-def test_the_real_analysis_when_the_ai_has_it(duel):
-    if services._analyse_function() is None:
-        pytest.skip("games.ai.analysis has not landed")
+def test_the_real_analysis_marks_only_plies_of_the_game(duel):
     assert analyse_match(duel.pk) == "done"
     marks = replay_of_match(match=duel).data["marks"]
     assert all(0 < int(ply) <= duel.ply for ply in marks)
