@@ -46,6 +46,8 @@ class Timing:
     stop_at: float  # time.monotonic() after which no new move is started
     rematch: bool = True
     max_games: int = 1_000_000
+    ramp: float = 0.0  # the players start spread over this many seconds
+    measure_from: float = 0.0  # time.monotonic() from which latencies are recorded
 
 
 class Broken(Exception):
@@ -93,7 +95,10 @@ class Player:
                 last = error
                 self.stats.errors[f"connect:{type(error).__name__}"] += 1
                 self.place.server_index += 1
-                await asyncio.sleep(RECONNECT_PAUSE * min(4, attempt + 1))
+                # Exponential back-off with jitter: retrying at once into an overloaded server
+                # is what turns an overload into a collapse.
+                pause = min(10.0, RECONNECT_PAUSE * 2**attempt)
+                await asyncio.sleep(pause * self.rng.uniform(0.5, 1.5))
         raise RuntimeError(f"no server accepted match {self.place.match_id}: {last}")
 
     async def disconnect(self) -> None:
@@ -122,14 +127,16 @@ class Player:
         last = message.get("last_move")
         if last is not None and last["seat"] != you:
             sent = self.sent_at.pop((message["id"], last["ply"]), None)
-            if sent is not None:
+            if sent is not None and sent >= self.timing.measure_from:
                 self.stats.seen_by_opponent.append(now - sent)
         if self.ai_wait_from is not None:
             target, since = self.ai_wait_from
             # The AI's answer may come in the very state that follows our "ok".
             since = since if since is not None else self.last_ok_at
             if since is not None and (ply >= target or message["result"] is not None):
-                if ply >= target and self.place.ai_level is not None:
+                if ply >= target and self.place.ai_level is not None and (
+                    since >= self.timing.measure_from
+                ):
                     self.stats.ai_latency.setdefault(self.place.ai_level, []).append(now - since)
                     if now - since > SLOW_AI_REPORT:
                         print(f"slow AI move: match {message['id']} ply {target} took "
@@ -139,7 +146,8 @@ class Player:
     # --- play ----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        await asyncio.sleep(self.rng.uniform(0, self.timing.think_max))  # spread the starts
+        # Spread the starts (over the ramp, if there is one).
+        await asyncio.sleep(self.rng.uniform(0, max(self.timing.ramp, self.timing.think_max)))
         self.count_game()
         while True:
             try:
@@ -222,7 +230,8 @@ class Player:
         self.pending = None
         if reply["type"] == "ok":
             assert self.last_ok_at is not None
-            self.stats.move_rtt.append(self.last_ok_at - sent)
+            if sent >= self.timing.measure_from:
+                self.stats.move_rtt.append(self.last_ok_at - sent)
             self.stats.acks.append((state["id"], ply + 1, state["you"], move))
             self.stats.moved(self.last_ok_at)
         else:

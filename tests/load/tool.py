@@ -51,6 +51,7 @@ class Config:
     client_procs: int = 1
     seed: int = 0
     rematch: bool = True
+    ramp: float = 0.0  # seconds over which the players connect; measured after it
 
 
 @dataclass
@@ -129,7 +130,8 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
     from tests.load.players import Player, Seat, Timing
 
     stats = Stats()
-    timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch)
+    timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch,
+                    ramp=config.ramp, measure_from=stop_at - config.duration)
     rng = random.Random(seed)
     monitor = asyncio.create_task(watch_loop(stats))
     players = []
@@ -164,7 +166,7 @@ def client_process(groups: list[list[Place]], config: Config, stop_at: float, se
 
 def run_clients(groups: list[list[Place]], config: Config) -> tuple[Stats, float]:
     """Play all games until `config.duration` has passed; the stats and the clients' CPU s."""
-    stop_at = time.monotonic() + config.duration
+    stop_at = time.monotonic() + config.ramp + config.duration
     if config.client_procs <= 1:
         started = time.process_time()
         stats = asyncio.run(play(groups, config, stop_at, config.seed))
@@ -456,7 +458,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--duels", type=int, default=10)
     parser.add_argument("--ai-games", type=int, default=0)
     parser.add_argument("--ai-level", type=int, action="append", dest="ai_levels")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds of play")
+    parser.add_argument("--duration", type=float, default=20.0,
+                        help="seconds of play measured (after the ramp)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which the players connect (not measured)")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0),
                         metavar=("MIN", "MAX"), help="seconds a bot thinks per move")
     parser.add_argument("--clock", default="600+5", help="'initial+increment' s, or 'none'")
@@ -482,7 +487,7 @@ def config_of(args: argparse.Namespace) -> Config:
         duels=args.duels, ai_games=args.ai_games, ai_levels=args.ai_levels or [1],
         duration=args.duration, think_min=args.think[0], think_max=args.think[1],
         clock=None if args.clock == "none" else args.clock, rated=not args.casual,
-        client_procs=args.client_procs, seed=args.seed,
+        client_procs=args.client_procs, seed=args.seed, ramp=args.ramp,
     )
 
 
