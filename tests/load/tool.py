@@ -173,8 +173,10 @@ def run_clients(groups: list[list[Place]], config: Config) -> tuple[Stats, float
         return stats, time.process_time() - started
     from django.db import connections
 
-    connections.close_all()  # a forked child must not share the parent's database sockets
-    context = multiprocessing.get_context("fork")
+    connections.close_all()
+    # Spawned, not forked: the parent has threads by now (the broadcasts' event loop, Celery's
+    # producer) and a child forked while one of them held a lock hung at its first step.
+    context = multiprocessing.get_context("spawn")
     out = context.Queue()
     shares = [groups[i::config.client_procs] for i in range(config.client_procs)]
     children = [context.Process(target=client_process,
