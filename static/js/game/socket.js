@@ -34,7 +34,9 @@ export class ReconnectingSocket {
       if (this.ws !== ws || this.closed) return;
       this.onStatus("reconnecting");
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.connect(), this.delay);
+      // Jitter spreads the clients of a restarted server over the delay, so they do not all
+      // come back in the same instant (a reconnect storm).
+      this.timer = setTimeout(() => this.connect(), this.delay * (0.5 + Math.random() / 2));
       this.delay = Math.min(this.delay * 2, 5000);
     });
   }
