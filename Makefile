@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` (the site on the embedded default) and
-# `make test` (the whole suite on real PostgreSQL, Redis, a Celery worker and Chromium).
+# `make test` (the whole suite on real PostgreSQL, Redis, a Celery worker and Chromium,
+# the fault tests included: YT_FAULTS=1).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -30,7 +31,7 @@ test: $(STAMP) msgfmt
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(COMPILEMESSAGES)
-	$(BIN)/pytest
+	YT_FAULTS=1 $(BIN)/pytest
 
 # compilemessages needs msgfmt: Debian's gettext package, installed only if it is missing.
 msgfmt:
