@@ -103,7 +103,8 @@ KEY_PATTERNS = {
     "Slack token": re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
     "Stripe key": re.compile(r"\b[sr]k_live_[A-Za-z0-9]{16,}"),
     "Google API key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),
-    "Django insecure key": re.compile(r"django-insecure-"),
+    # Written in two pieces, so that this file does not hold the pattern it looks for.
+    "Django insecure key": re.compile("django-" "insecure-"),
     "URL with a password": re.compile(r"\b[a-z+]+://[^/\s:@'\"]+:[^/\s:@'\"$]{6,}@"),
 }
 ASSIGNED = re.compile(
