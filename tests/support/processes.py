@@ -135,7 +135,11 @@ def start_daphne(
     ).start()
     process.extra["port"] = port
     process.extra["url"] = f"http://127.0.0.1:{port}"
-    wait_for_http(f"http://127.0.0.1:{port}/", process)
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/", process)
+    except BaseException:
+        process.stop()  # a server that never answered must not outlive the test
+        raise
     return process
 
 
