@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.rules.cards import BEATERS, FULL_DECK, ace_of, mask_codes
-from games.rules.moves import BEAT_BASE, TAKE_BASE
+from games.rules.cards import BEATERS, FULL_DECK
 from games.rules.observation import Observation
 from games.rules.state import State
+from games.rules.state import legal_codes as rules_legal_codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,36 +78,9 @@ def view_of(position: State | Observation) -> TableView:
                      unseen & FULL_DECK)
 
 
-def take_count(pile: tuple[int, ...], trump: int) -> int:
-    if not pile:
-        return 0
-    top = pile[-1]
-    if top // 9 != trump:
-        return min(3, len(pile))
-    if top == ace_of(trump):
-        return len(pile)
-    return min(5, len(pile))
-
-
 def legal_codes(view: TableView) -> list[int]:
     """The mover's legal move codes (the same set as ``State.legal_move_codes``)."""
-    hand = view.hand
-    pile = view.pile
-    if not pile:
-        return list(mask_codes(hand))
-    trump = view.trumps[view.to_move]
-    beaters = hand & BEATERS[trump][pile[-1]]
-    codes: list[int] = []
-    if hand & (hand - 1) == 0:
-        if beaters:
-            codes.append(beaters.bit_length() - 1)
-    else:
-        for beater in mask_codes(beaters):
-            base = BEAT_BASE + 36 * beater
-            codes.extend(base + second for second in mask_codes(hand ^ (1 << beater)))
-    if not (view.strict and beaters):
-        codes.append(TAKE_BASE + take_count(pile, trump))
-    return codes
+    return rules_legal_codes(view.hand, view.pile, view.trumps[view.to_move], view.strict)
 
 
 def next_seat(view: TableView, after: int, mover_out: bool) -> int:

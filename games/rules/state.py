@@ -54,6 +54,27 @@ def take_count(pile: list[int] | tuple[int, ...], trump: int) -> int:
     return min(5, len(pile))
 
 
+def legal_codes(
+    hand: int, pile: list[int] | tuple[int, ...], trump: int, strict: bool
+) -> list[int]:
+    """The legal move codes of a mover holding ``hand`` (a mask), of trump suit ``trump``,
+    before ``pile``: the one move generator, shared by ``State`` and the AI's table views."""
+    if not pile:
+        return list(mask_codes(hand))
+    beaters = hand & BEATERS[trump][pile[-1]]
+    codes: list[int] = []
+    if hand & (hand - 1) == 0:
+        if beaters:
+            codes.append(beaters.bit_length() - 1)
+    else:
+        for beater in mask_codes(beaters):
+            base = BEAT_BASE + 36 * beater
+            codes.extend(base + second for second in mask_codes(hand ^ (1 << beater)))
+    if not (strict and beaters):
+        codes.append(TAKE_BASE + take_count(pile, trump))
+    return codes
+
+
 class State:
     __slots__ = ("_hands", "_known", "_out", "_pile", "_trumps", "n_players", "strict",
                  "to_move")
@@ -221,22 +242,7 @@ class State:
         if len(self._out) >= self.n_players - 1:
             return []
         mover = self.to_move
-        hand = self._hands[mover]
-        pile = self._pile
-        if not pile:
-            return list(mask_codes(hand))
-        beaters = hand & BEATERS[self._trumps[mover]][pile[-1]]
-        codes: list[int] = []
-        if hand & (hand - 1) == 0:
-            if beaters:
-                codes.append(beaters.bit_length() - 1)
-        else:
-            for beater in mask_codes(beaters):
-                base = BEAT_BASE + 36 * beater
-                codes.extend(base + second for second in mask_codes(hand ^ (1 << beater)))
-        if not (self.strict and beaters):
-            codes.append(TAKE_BASE + self.take_count())
-        return codes
+        return legal_codes(self._hands[mover], self._pile, self._trumps[mover], self.strict)
 
     def count_legal_moves(self) -> int:
         """``len(legal_move_codes())`` without building the list."""
