@@ -33,9 +33,10 @@ Command lines: ``python -m games.ai`` (the engine protocol of INTERFACES.md),
 (search speed and solving times).
 
 Modules: ``view`` (what a bot may see), ``baseline`` (random, greedy, beginner), ``duel``
-(move generation for search), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic
-alpha-beta), ``duel_engine`` (the strong duel player), ``determinized`` (3-4 players),
-``levels`` (``choose_move``), ``protocol``, ``match`` and ``arena``.
+(move generation for search), ``duel_search`` (the session, budget and root that the next
+two share), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic alpha-beta),
+``duel_engine`` (the strong duel player), ``determinized`` (3-4 players), ``levels``
+(``choose_move``), ``protocol``, ``match`` and ``arena``.
 """
 
 from games.ai.analysis import Mistake, analyse

@@ -78,37 +78,46 @@ class DuelTable:
             return len(pile)
         return min(5, len(pile))
 
-    def ordered_moves(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> list[int]:
+    def ordered_moves(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+                      first: int = -1) -> list[int]:
         """The mover's moves, one per class of equivalent moves, most promising first:
-        moves that go out, then seconds and leads the opponent cannot beat (they force a
-        take), cheap beaters before dear ones, the take last."""
+        ``first`` (a search's best move from its table) if it is among them, then moves
+        that go out, seconds and leads the opponent cannot beat (they force a take), cheap
+        beaters before dear ones, the take last."""
         opp_row = self.rows[1 - mover]
         present = me | opp | mask_of(pile)
         reps = self.representatives(me, present)
+        moves: list[int]
         if not pile:
             if me & (me - 1) == 0:
                 return [me.bit_length() - 1]
-            return sorted(mask_codes(reps), key=lambda c: ((opp & opp_row[c]).bit_count(),
-                                                           c % 9))
-        my_trump = self.trumps[mover]
-        beaters = reps & self.rows[mover][pile[-1]]
-        take = TAKE_BASE + self.take_count(pile, mover)
-        takes = [] if self.strict and beaters else [take]
-        if me & (me - 1) == 0:
-            return [beaters.bit_length() - 1, *takes] if beaters else takes
-        scored: list[tuple[int, int]] = []
-        for beater in mask_codes(beaters):
-            rest = me ^ (1 << beater)
-            cost = (beater // 9 == my_trump) * 16 + beater % 9
-            base = BEAT_BASE + 36 * beater
-            seconds = self.representatives(rest, present)
-            out_now = rest & (rest - 1) == 0
-            for second in mask_codes(seconds):
-                threat = (opp & opp_row[second]).bit_count()
-                score = cost + 4 * threat - (1000 if out_now else 0)
-                scored.append((score, base + second))
-        scored.sort()
-        return [code for _, code in scored] + takes
+            moves = sorted(mask_codes(reps), key=lambda c: ((opp & opp_row[c]).bit_count(),
+                                                            c % 9))
+        else:
+            beaters = reps & self.rows[mover][pile[-1]]
+            take = TAKE_BASE + self.take_count(pile, mover)
+            takes = [] if self.strict and beaters else [take]
+            if me & (me - 1) == 0:
+                moves = [beaters.bit_length() - 1, *takes] if beaters else takes
+            else:
+                my_trump = self.trumps[mover]
+                scored: list[tuple[int, int]] = []
+                for beater in mask_codes(beaters):
+                    rest = me ^ (1 << beater)
+                    cost = (beater // 9 == my_trump) * 16 + beater % 9
+                    base = BEAT_BASE + 36 * beater
+                    seconds = self.representatives(rest, present)
+                    out_now = rest & (rest - 1) == 0
+                    for second in mask_codes(seconds):
+                        threat = (opp & opp_row[second]).bit_count()
+                        score = cost + 4 * threat - (1000 if out_now else 0)
+                        scored.append((score, base + second))
+                scored.sort()
+                moves = [code for _, code in scored] + takes
+        if first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves
 
     @staticmethod
     def play(me: int, pile: tuple[int, ...], code: int) -> tuple[int, tuple[int, ...]]:

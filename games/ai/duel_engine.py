@@ -73,7 +73,7 @@ def duel_move(
             # mistakes; a won or drawn one keeps its value.
             if solution.value >= 0 and solution.moves:
                 return solution.moves[0]
-    searcher = Searcher(table, repeated, deadline, should_stop, max_depth)
+    searcher = Searcher(table, repeated, deadline, should_stop)
 
     def report(result: SearchResult) -> bool:
         if info is not None:
@@ -82,4 +82,4 @@ def duel_move(
         # Do not start a depth that cannot finish: each one costs several times the last.
         return (time.monotonic() - start) * 4 < seconds
 
-    return searcher.search(me, opp, pile, mover, report).move
+    return searcher.search(me, opp, pile, mover, report, max_depth).move

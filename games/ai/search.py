@@ -17,19 +17,17 @@ index it referred to, see ``games.ai.solver`` for the exact version) is never st
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from games.ai.duel import DuelTable, Key
+from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout
 from games.ai.evaluation import WIN_SCORE, evaluate
-from games.ai.solver import SearchTimeout
 
 EXACT, LOWER, UPPER = 0, 1, 2
 FREE: Final = 1 << 30
 HISTORY: Final = -1
 MAX_PLY: Final = 200
-_CHECK_EVERY: Final = 255
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,35 +39,19 @@ class SearchResult:
     seconds: float
 
 
-class Searcher:
-    def __init__(
-        self,
-        table: DuelTable,
-        repeated: Iterable[Key] = (),
-        deadline: float | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        max_depth: int = 64,
-    ) -> None:
-        self.table = table
-        self.repeated = frozenset(repeated)
-        self.deadline = deadline
-        self.should_stop = should_stop
-        self.max_depth = max_depth
-        self.nodes = 0
-        self.tt: dict[Key, tuple[int, int, int, int]] = {}
-        self._path: dict[Key, int] = {}
+class Searcher(DuelSearch[tuple[int, int, int, int]]):
+    """One search session (see ``games.ai.duel_search``); its table holds depth, score,
+    bound and best move."""
 
-    def _check_budget(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
-        if self.should_stop is not None and self.should_stop():
-            raise SearchTimeout
+    ROOT_WIN = WIN_SCORE - 1
+    TOP = WIN_SCORE + 1
+    MAX_PLY = MAX_PLY
 
     def _search(self, me: int, opp: int, pile: tuple[int, ...], mover: int, depth: int,
                 alpha: int, beta: int, ply: int) -> tuple[int, int]:
         """Score for the mover and the lowest path index a repetition draw referred to."""
         self.nodes += 1
-        if self.nodes & _CHECK_EVERY == 0:
+        if self.nodes & CHECK_EVERY == 0:
             self._check_budget()
         key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
         earlier = self._path.get(key)
@@ -95,10 +77,7 @@ class Searcher:
                     return e_score, FREE
         if depth <= 0 or ply >= MAX_PLY:
             return evaluate(table, me, opp, pile, mover), FREE
-        moves = table.ordered_moves(me, opp, pile, mover)
-        if hint in moves:
-            moves.remove(hint)
-            moves.insert(0, hint)
+        moves = table.ordered_moves(me, opp, pile, mover, hint)
         # A forced move costs no depth: it sees past forced takes at the horizon.
         child_depth = depth if len(moves) == 1 else depth - 1
         alpha0 = alpha
@@ -143,41 +122,34 @@ class Searcher:
         return best, dep
 
     def search(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
-               on_iteration: Callable[[SearchResult], bool] | None = None) -> SearchResult:
-        """Deepen until the budget runs out, a win or loss is proven, or ``on_iteration``
-        (called after each depth) says to stop; the best move of the deepest finished
-        depth (or of the unfinished one, once its first move is searched) is returned."""
+               on_iteration: Callable[[SearchResult], bool] | None = None,
+               max_depth: int = 64) -> SearchResult:
+        """Deepen until the budget runs out, a win or loss is proven, ``max_depth`` is
+        done, or ``on_iteration`` (called after each depth) says to stop; the best move of
+        the deepest finished depth (or of the unfinished one, once its first move is
+        searched) is returned."""
         start = time.monotonic()
-        table = self.table
-        moves = table.ordered_moves(me, opp, pile, mover)
+        moves = self.table.ordered_moves(me, opp, pile, mover)
         result = SearchResult(moves[0], 0, 0, 0, 0.0)
         if len(moves) == 1:
             return result
-        root_key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
-        for depth in range(1, self.max_depth + 1):
+        for depth in range(1, max_depth + 1):
             best, best_move = -WIN_SCORE - 1, moves[0]
             alpha = -WIN_SCORE - 1
             searched_first = False
-            self._path[root_key] = 0
             try:
-                for code in moves:
-                    mine, after = table.play(me, pile, code)
-                    if not mine:
-                        value = WIN_SCORE - 1 if table.out_value(opp, after, mover) else 0
-                    else:
-                        value = -self._search(opp, mine, after, 1 - mover, depth - 1,
-                                              -WIN_SCORE - 1, -alpha, 1)[0]
-                    searched_first = True
-                    if value > best:
-                        best, best_move = value, code
-                        alpha = max(alpha, value)
+                with self._at_root(me, opp, pile, mover):
+                    for code in moves:
+                        value = self._root_value(me, opp, pile, mover, code, alpha, depth)
+                        searched_first = True
+                        if value > best:
+                            best, best_move = value, code
+                            alpha = max(alpha, value)
             except SearchTimeout:
                 if searched_first and best > -WIN_SCORE // 2:
                     result = SearchResult(best_move, best, depth, self.nodes,
                                           time.monotonic() - start)
                 break
-            finally:
-                self._path.pop(root_key, None)
             moves.remove(best_move)
             moves.insert(0, best_move)
             result = SearchResult(best_move, best, depth, self.nodes, time.monotonic() - start)
@@ -186,3 +158,7 @@ class Searcher:
             if on_iteration is not None and not on_iteration(result):
                 break
         return result
+
+    def _child(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
+               beta: int, depth: int) -> int:
+        return self._search(me, opp, pile, mover, depth, alpha, beta, 1)[0]

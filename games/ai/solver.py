@@ -1,7 +1,8 @@
 """The exact solver of duel positions: win, draw or loss for the mover, with all the
 moves that keep that value.
 
-Public names: ``Solver``, ``Solution``, ``SearchTimeout``, ``solve``, ``duel_key``.
+Public names: ``Solver``, ``Solution``, ``solve``, ``MAX_PLY``; ``SearchTimeout`` (from
+``games.ai.duel_search``, whose session ``Solver`` is).
 
 It is an alpha-beta search over the three values -1, 0, 1 with a transposition table of
 bounds, the quick "can go out and win now" cut-off, the duel's move ordering and (unless
@@ -24,36 +25,22 @@ Positions the game has seen twice are draws for the whole session, like the rule
 
 from __future__ import annotations
 
-import sys
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
+from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout
 from games.rules.moves import format_move_code
 from games.rules.state import State
 
+__all__ = ["MAX_PLY", "SearchTimeout", "Solution", "Solver", "solve"]
+
 Deps = frozenset[Key]
 NO_DEPS: Final[Deps] = frozenset()
-_CHECK_EVERY: Final = 255
 MAX_PLY: Final = 600
 """Deeper than this the solver gives up (SearchTimeout) rather than guess: long lines of
 takes can wander through thousands of distinct positions."""
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search when its time, node budget or stop request runs out."""
-
-
-def duel_key(me: int, opp: int, pile: tuple[int, ...], mover: int) -> Key:
-    """The seat-absolute key of a duel position (like ``State.key`` without ``out``)."""
-    return (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
-
-
-def state_key(state: State) -> Key:
-    h0, h1 = state.hand_masks
-    return (h0, h1, state.pile_codes, state.to_move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,42 +55,18 @@ class Solution:
         return [format_move_code(c) for c in self.moves]
 
 
-class Solver:
-    """One solving session: its transposition table lives as long as the object."""
+class Solver(DuelSearch[tuple[int, int, int, Deps]]):
+    """One solving session (see ``games.ai.duel_search``); its table holds the bounds,
+    the best move and the positions the bounds rely on."""
 
-    def __init__(
-        self,
-        table: DuelTable,
-        repeated: Iterable[Key] = (),
-        deadline: float | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        max_nodes: int | None = None,
-    ) -> None:
-        self.table = table
-        self.repeated = frozenset(repeated)
-        self.deadline = deadline
-        self.should_stop = should_stop
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.tt: dict[Key, tuple[int, int, int, Deps]] = {}
-        self._path: dict[Key, int] = {}
-        if sys.getrecursionlimit() < 4 * MAX_PLY:
-            sys.setrecursionlimit(4 * MAX_PLY)
-
-    def _check_budget(self) -> None:
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchTimeout
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchTimeout
-        if self.should_stop is not None and self.should_stop():
-            raise SearchTimeout
+    MAX_PLY = MAX_PLY
 
     def value(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
               alpha: int = -1, beta: int = 1, ply: int = 0) -> tuple[int, Deps]:
         """The value for the mover (fail-soft within ``alpha..beta``) and the positions on
         the path that a repetition draw under it relied on (see the module docstring)."""
         self.nodes += 1
-        if self.nodes & _CHECK_EVERY == 0:
+        if self.nodes & CHECK_EVERY == 0:
             self._check_budget()
         if ply > MAX_PLY:
             raise SearchTimeout
@@ -129,10 +92,7 @@ class Solver:
         if table.wins_now(me, opp, pile, mover) is not None:
             self.tt[key] = (WIN, WIN, hint, NO_DEPS)
             return WIN, NO_DEPS
-        moves = table.ordered_moves(me, opp, pile, mover)
-        if hint in moves:
-            moves.remove(hint)
-            moves.insert(0, hint)
+        moves = table.ordered_moves(me, opp, pile, mover, hint)
         alpha0 = alpha
         best, best_move = -2, moves[0]
         best_deps = all_deps = NO_DEPS
@@ -188,22 +148,17 @@ class Solver:
             table.collapse = collapse
         else:
             moves = table.ordered_moves(me, opp, pile, mover)
-        key = duel_key(me, opp, pile, mover)
-        self._path[key] = 0
-        try:
+        with self._at_root(me, opp, pile, mover):
             for code in moves:
-                mine, after = table.play(me, pile, code)
-                if not mine:
-                    v = table.out_value(opp, after, mover)
-                else:
-                    v = -self.value(opp, mine, after, 1 - mover, -1, 1, 1)[0]
-                if v == value:
+                if self._root_value(me, opp, pile, mover, code, -1) == value:
                     keeping.append(code)
                     if not all_moves:
                         break
-        finally:
-            del self._path[key]
         return Solution(value, tuple(keeping), self.nodes)
+
+    def _child(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
+               beta: int, depth: int) -> int:
+        return self.value(me, opp, pile, mover, alpha, beta, 1)[0]
 
 
 def solve(state: State, history: Iterable[Key] = (), *, all_moves: bool = True,
