@@ -19,22 +19,29 @@ Protocol (JSON objects; every message from the server carries `version`):
   `not_allowed`, `cannot_claim`, `game_not_over`, `not_found`, `server_error`. Nothing was changed.
 
 Spectators (anyone, for a public match) receive the states and may only `sync`.
+
+Each change is read back once, after its commit, and reaches every socket of the match inside
+the channel-layer event (`games.snapshots`); a socket renders its own view from it in its
+user's language, with no query. Database work runs on the pool of `yourtrumps_site.db_threads`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError, InterfaceError
+from django.utils import translation
 from pydantic import ValidationError
 
-from games import errors, selectors, services
+from games import errors, selectors, services, snapshots
 from games.errors import PlayError
+from games.leases import leases
 from games.schemas import MoveMessage, TrumpMessage, client_message
+from yourtrumps_site.db_threads import db_call
+from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits
 
 logger = logging.getLogger(__name__)
@@ -46,20 +53,21 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
     match_id: int
     seat: int | None
     sent_version: int
+    language: str
     group: str | None = None
-    renewer: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.seat = None
         self.sent_version = -1
+        self.language = language_for_scope(self.scope)
         user = self.scope.get("user")
         session = self.scope.get("session")
         viewer = selectors.Viewer(
             user_id=user.pk if user is not None and user.is_authenticated else None,
             guest_id=(session.get("guest_id", "") if session is not None else "") or "",
         )
-        found = await database_sync_to_async(self._find_seat)(viewer)
+        found = await db_call(self._find_seat, viewer)
         await self.accept()
         if found is None:
             await self._error(errors.NOT_FOUND, "there is no such match", "connect")
@@ -74,24 +82,10 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if seat is not None:
-            await database_sync_to_async(services.seat_presence_change)(
-                match_id=self.match_id, seat=seat, connected=True
-            )
-            self.renewer = asyncio.create_task(self._renew_presence(seat))
-        await self._send_state(force=True)
-
-    async def _renew_presence(self, seat: int) -> None:
-        """Renew the seat's presence lease while this socket is open."""
-        interval = services.presence_lease_seconds() / 3
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await database_sync_to_async(services.seat_presence_renew)(
-                    match_id=self.match_id, seat=seat
-                )
-            except Exception:  # the database is away for a moment: try again later
-                logger.warning("presence lease of match %s seat %s not renewed",
-                               self.match_id, seat, exc_info=True)
+            await db_call(services.seat_presence_change, match_id=self.match_id, seat=seat,
+                          connected=True)
+            leases.hold(self.match_id, seat)
+        await self._send_state(await self._read_snapshot(), force=True)
 
     def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
         match = selectors.match_get(match_id=self.match_id)
@@ -101,15 +95,13 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
                                                viewer=viewer)
 
     async def disconnect(self, code: int) -> None:
-        if self.renewer is not None:
-            self.renewer.cancel()
         if self.group is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(services.seat_presence_change)(
-                match_id=self.match_id, seat=self.seat, connected=False
-            )
+            leases.release(self.match_id, self.seat)
+            await db_call(services.seat_presence_change, match_id=self.match_id,
+                          seat=self.seat, connected=False)
 
     # --- from the client ------------------------------------------------------------------
 
@@ -134,41 +126,46 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
                               kind if isinstance(kind, str) else None)
             return
         if message.type == "sync":
-            await database_sync_to_async(services.match_nudge_ai)(match_id=self.match_id)
-            await self._send_state(force=True)
+            await db_call(services.match_nudge_ai, match_id=self.match_id)
+            await self._send_state(await self._read_snapshot(), force=True)
             return
         if self.seat is None:
             await self._error(errors.NOT_A_PLAYER, "spectators cannot act in this match",
                               message.type)
             return
         try:
-            extra = await database_sync_to_async(self._act)(message)
+            extra, snapshot = await db_call(self._act, message)
         except PlayError as error:
-            await self._error(error.code, error.detail, message.type)
-            await self._send_state()
+            await self._error(error.code, error.detail, message.type, refresh=True)
             return
+        except (DatabaseError, InterfaceError):
+            raise  # answered `unavailable` by WebSocketLimits: the client sends it again
         except Exception:
             logger.exception("match %s: %s failed", self.match_id, message.type)
-            await self._error(errors.SERVER_ERROR, "the server failed; try again", message.type)
-            await self._send_state()
+            await self._error(errors.SERVER_ERROR, "the server failed; try again",
+                              message.type, refresh=True)
             return
-        version = await database_sync_to_async(self._version)()
+        version = snapshot["version"] if snapshot is not None else None
         await self.send_json({"type": "ok", "for": message.type, "version": version, **extra})
-        await self._send_state()
+        await self._send_state(snapshot)
 
-    def _act(self, message: Any) -> dict[str, Any]:
-        """Call the service of the message (in a worker thread)."""
+    def _act(self, message: Any) -> tuple[dict[str, Any], snapshots.Snapshot | None]:
+        """Call the service of the message (on a database thread); return what to add to the
+        `ok` and the match as of the change (read once by the broadcast after its commit)."""
         match_id, seat = self.match_id, self.seat
         assert seat is not None
+        extra: dict[str, Any] = {}
+        changed = None
         if isinstance(message, MoveMessage):
-            services.move_apply(
+            changed = services.move_apply(
                 match_id=match_id, seat=seat, move=message.move, expected_ply=message.ply
             )
         elif isinstance(message, TrumpMessage):
-            services.match_choose_trump(match_id=match_id, seat=seat, suit=message.suit)
+            changed = services.match_choose_trump(match_id=match_id, seat=seat,
+                                                  suit=message.suit)
         elif message.type == "rematch":
             new = services.match_rematch(match_id=match_id, seat=seat)
-            return {"match_id": new.pk if new is not None else None}
+            extra = {"match_id": new.pk if new is not None else None}
         else:
             action = {
                 "resign": services.match_resign,
@@ -178,37 +175,52 @@ class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
                 "draw_decline": services.match_draw_decline,
                 "claim_victory": services.match_claim_victory,
             }[message.type]
-            action(match_id=match_id, seat=seat)
-        return {}
+            changed = action(match_id=match_id, seat=seat)
+        held = (
+            snapshots.recent.get(match_id, at_least=changed.version)
+            if changed is not None else None
+        )
+        return extra, held or snapshots.match_snapshot(match_id=match_id)
 
-    def _version(self) -> int:
-        match = selectors.match_get(match_id=self.match_id)
-        return match.version if match is not None else -1
+    async def _read_snapshot(self) -> snapshots.Snapshot | None:
+        return await db_call(snapshots.match_snapshot, match_id=self.match_id)
 
     # --- to the client --------------------------------------------------------------------
 
     async def match_changed(self, event: dict[str, Any]) -> None:
         """A change was committed (in any process): send the view if it is news to us."""
-        if int(event.get("version", 0)) > self.sent_version:
-            await self._send_state()
-
-    async def _send_state(self, force: bool = False) -> None:
-        view = await database_sync_to_async(selectors.match_view)(
-            match_id=self.match_id, viewer_seat=self.seat
-        )
-        if view is None:
+        if int(event.get("version", 0)) <= self.sent_version:
             return
-        if force or view["version"] > self.sent_version:
-            self.sent_version = max(self.sent_version, view["version"])
+        snapshot = event.get("snapshot")
+        if snapshot is None:  # the change could not be read back: read it now
+            snapshot = await self._read_snapshot()
+        else:
+            snapshots.recent.put(snapshot)
+        await self._send_state(snapshot)
+
+    async def _send_state(self, snapshot: snapshots.Snapshot | None, force: bool = False
+                          ) -> None:
+        if snapshot is None:
+            return
+        if force or snapshot["version"] > self.sent_version:
+            self.sent_version = max(self.sent_version, snapshot["version"])
+            with translation.override(self.language):
+                view = snapshots.snapshot_view(snapshot=snapshot, viewer_seat=self.seat)
             await self.send_json(view)
 
-    async def _error(self, code: str, detail: str, about: str | None) -> None:
-        version = None
-        if self.group is not None:
-            version = await database_sync_to_async(self._version)()
+    async def _error(self, code: str, detail: str, about: str | None, *,
+                     refresh: bool = False) -> None:
+        """Refuse a message. With `refresh` the match is read again: the refusal may come
+        from a change the client has not seen yet, so its state follows the error."""
+        snapshot = await self._read_snapshot() if refresh else None
+        if snapshot is not None:
+            version: int | None = snapshot["version"]
+        else:
+            version = self.sent_version if self.sent_version >= 0 else None
         await self.send_json(
             {"type": "error", "code": code, "detail": detail, "for": about, "version": version}
         )
+        await self._send_state(snapshot)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

@@ -129,8 +129,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=0))
+    # Persistent connections: each database thread of a daphne process keeps its own, so a
+    # socket's query does not pay for a new PostgreSQL backend (0: a connection per call).
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+
+def _positive_int(name: str, default: int) -> int:
+    raw = env.str(name, default=str(default))
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number of at least 1, not {raw!r}.")
+    return value
+
+
+# Threads that run the database work of WebSocket consumers in each ASGI process
+# (`yourtrumps_site.db_threads`). SQLite takes one writer at a time, so one thread there.
+DB_THREADS = _positive_int(
+    "DB_THREADS",
+    1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -8,7 +8,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -97,25 +97,48 @@ def _trump_choice(match: Match) -> TrumpChoice:
     )
 
 
-def _touch(match: Match) -> None:
-    """A change the clients must see: bump the version, save, broadcast after commit."""
+def _touch(match: Match, *, seats: list[Seat] | None = None,
+           moves: list[tuple[int, str]] | None = None) -> None:
+    """A change the clients must see: bump the version, save, broadcast after commit. A
+    caller that holds the match's seats and moves, as changed, passes them: the snapshot is
+    made from them instead of being read back after the commit."""
+    from games.snapshots import snapshot_of
+
     match.version += 1
     match.save()
     match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: broadcast(match_id=match_id, version=version))
+    snapshot = None
+    if seats is not None and moves is not None:
+        snapshot = snapshot_of(match=match, seats=seats, moves=moves)
+    transaction.on_commit(
+        lambda: broadcast(match_id=match_id, version=version, snapshot=snapshot)
+    )
 
 
-def broadcast(*, match_id: int, version: int) -> None:
-    """Tell every socket of the match that it changed; each builds the view its user may see.
+def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = None) -> None:
+    """Tell every socket of the match that it changed, with the match as it now is (the
+    `snapshot` of the change, or read once here, after the commit: `games.snapshots`); each
+    socket renders the view its user may see.
     A failure is logged, never raised: the change is committed, and clients that miss the
     news catch up on their next `sync` or reconnect."""
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
+    from games import snapshots
+
+    if snapshot is None:
+        try:
+            snapshot = snapshots.match_snapshot(match_id=match_id)
+        except Exception:
+            logger.exception("match %s version %s could not be read back", match_id, version)
+    message: dict[str, object] = {"type": "match.changed", "version": version}
+    if snapshot is not None:
+        snapshots.recent.put(snapshot)
+        message = {"type": "match.changed", "version": snapshot["version"],
+                   "snapshot": snapshot}
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "match.changed", "version": version}
 
     def send() -> None:
         try:
@@ -159,12 +182,18 @@ def _schedule_followups(match: Match, seats: list[Seat]) -> None:
         )
 
 
-def match_game_load(match: Match) -> Game:
-    """The match as a rules-engine game: the deal with every stored move played again."""
+def match_moves(match: Match) -> list[tuple[int, str]]:
+    """The match's moves as (seat, text), in the order played."""
+    return list(Move.objects.filter(match=match).order_by("ply").values_list("seat", "text"))
+
+
+def match_game_load(match: Match, moves: list[tuple[int, str]] | None = None) -> Game:
+    """The match as a rules-engine game: the deal with every stored move (`moves`, read if not
+    given) played again."""
     start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
     seed = None if match.from_position else match.seed
     game = Game(start, seed=seed, dealer=None if seed is None else match.dealer)
-    for text in Move.objects.filter(match=match).order_by("ply").values_list("text", flat=True):
+    for _seat, text in match_moves(match) if moves is None else moves:
         game.play(text)
     return game
 

@@ -53,13 +53,15 @@ def _mover_time_out(match: Match, seats: list[Seat], now: datetime) -> int | Non
     return None
 
 
-def can_abort(match: Match) -> bool:
-    """A match may be aborted until every player has made a move."""
+def can_abort(match: Match, *, movers: set[int] | None = None) -> bool:
+    """A match may be aborted until every player has made a move. `movers` (the seats that
+    have moved) is looked up when not given."""
     if match.is_over:
         return False
     if match.status == Status.TRUMPS:
         return True
-    movers = set(Move.objects.filter(match=match).values_list("seat", flat=True).distinct())
+    if movers is None:
+        movers = set(Move.objects.filter(match=match).values_list("seat", flat=True).distinct())
     return len(movers) < match.n_players
 
 

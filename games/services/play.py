@@ -38,6 +38,7 @@ from games.services.base import (
     _trump_choice,
     ai_stall_seconds,
     match_game_load,
+    match_moves,
     trump_choice_seconds,
 )
 from games.services.clocks import _elapsed_ms, flag_at
@@ -213,6 +214,7 @@ def move_apply(
     played so far). A mover whose time has run out loses instead (`game_over`)."""
     now = now or timezone.now()
     flagged = False
+    moves: list[tuple[int, str]] | None = None
     with transaction.atomic():
         match, seats = _lock(match_id)
         mover = _seat(seats, seat)
@@ -230,7 +232,8 @@ def move_apply(
             _lose(match, seats, seat, TerminationReason.TIMEOUT, now)
             flagged = True
         else:
-            game = match_game_load(match)
+            moves = match_moves(match)
+            game = match_game_load(match, moves)
             try:
                 played = game.play(move)
             except IllegalMoveError as error:
@@ -250,6 +253,7 @@ def move_apply(
                 clocks_after=[s.clock_ms for s in seats] if match.timed else None,
                 played_at=now,
             )
+            moves.append((seat, str(played)))
             match.position_tpn = game.state.tpn()
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
                 match.draw_offer_seat = None  # moving on declines the offer
@@ -260,7 +264,7 @@ def move_apply(
                 _finish(match, seats, outcome, outcome.termination.value, now)
             else:
                 match.to_move = game.state.to_move
-        _touch(match)
+        _touch(match, seats=seats, moves=moves)
         _schedule_followups(match, seats)
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")

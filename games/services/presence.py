@@ -3,9 +3,11 @@ claim victory over a player who left during their own turn."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import (
@@ -36,18 +38,23 @@ def absent_since(seat: Seat, now: datetime) -> datetime | None:
 
 
 def claim_available_at(
-    match: Match, seats: list[Seat], now: datetime | None = None
+    match: Match, seats: Sequence[Seat], now: datetime | None = None, *,
+    mover_has_moved: bool | None = None,
 ) -> datetime | None:
     """When the others may claim victory because the mover has left, or None if they can't:
     the mover is a person with no open game socket, gone a while during their own turn. One
-    who has not moved yet is not claimed against: the game may be aborted instead."""
+    who has not moved yet is not claimed against: the game may be aborted instead.
+    `mover_has_moved` is looked up when not given. `match` and `seats` may be any objects with
+    the models' fields (a snapshot's facts)."""
     now = now or timezone.now()
     if match.status != Status.PLAYING or match.to_move is None:
         return None
     mover = seats[match.to_move]
     if is_present(mover, now):
         return None
-    if not Move.objects.filter(match=match, seat=mover.index).exists():
+    if mover_has_moved is None:
+        mover_has_moved = Move.objects.filter(match=match, seat=mover.index).exists()
+    if not mover_has_moved:
         return None
     gone_since = absent_since(mover, now) or match.started_at or match.created_at
     start = max(gone_since, match.turn_started_at or gone_since)
@@ -77,9 +84,27 @@ def seat_presence_change(
             _touch(match)  # the others' claim countdown starts or stops
 
 
-def seat_presence_renew(*, match_id: int, seat: int, now: datetime | None = None) -> None:
-    """An open socket renews its seat's presence lease (no lock: it changes nothing else)."""
+def seat_presence_renew(
+    *, seats: Iterable[tuple[int, int]], now: datetime | None = None
+) -> int:
+    """Open sockets renew their seats' presence leases, given as (match id, seat index)
+    pairs: one statement for all the sockets of a process (no lock: it changes nothing
+    else). Returns how many seats were renewed."""
     now = now or timezone.now()
-    Seat.objects.filter(match_id=match_id, index=seat, connections__gt=0).update(
+    pairs = set(seats)
+    if not pairs:
+        return 0
+    by_match: dict[int, set[int]] = {}
+    for match_id, index in pairs:
+        by_match.setdefault(match_id, set()).add(index)
+    # Most matches have one socket per process, so group by seat index: at most four terms.
+    by_index: dict[int, list[int]] = {}
+    for match_id, indexes in by_match.items():
+        for index in indexes:
+            by_index.setdefault(index, []).append(match_id)
+    which = Q()
+    for index, match_ids in by_index.items():
+        which |= Q(index=index, match_id__in=match_ids)
+    return Seat.objects.filter(which, connections__gt=0).update(
         present_until=now + timedelta(seconds=presence_lease_seconds())
     )

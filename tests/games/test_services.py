@@ -346,7 +346,7 @@ def test_a_player_whose_server_died_counts_as_gone_once_the_lease_lapses(alice, 
     for _ in range(3):
         play(match, legal(match)[0], now=at(1))  # seat 1 to move; its server dies: no close
     lease = services.presence_lease_seconds()
-    services.seat_presence_renew(match_id=match.pk, seat=1, now=at(10))  # last renewal
+    services.seat_presence_renew(seats=[(match.pk, 1)], now=at(10))  # last renewal
     seats = list(match.seats.all())
     assert services.is_present(seats[1], at(10 + lease - 1))
     assert not services.is_present(seats[1], at(10 + lease))

@@ -1,0 +1,40 @@
+"""The database work of the site's WebSocket consumers, on a small pool of threads.
+
+Channels' `database_sync_to_async` runs every call of a process on one shared thread, so each
+socket's query waits behind every other socket's, including their waits for PostgreSQL's
+answers. `db_call` runs them on `settings.DB_THREADS` threads instead: the services lock the
+rows they change, so calls about different matches may overlap, and each thread keeps its own
+persistent connection (`CONN_MAX_AGE`). Like Channels' helper, it closes a connection that
+broke or outlived its age before and after each call.
+
+The embedded default (SQLite) has one thread: SQLite takes one writer at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from channels.db import DatabaseSyncToAsync
+from django.conf import settings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(
+            max_workers=settings.DB_THREADS, thread_name_prefix="db"
+        )
+    return _executor
+
+
+async def db_call(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """`await db_call(f, ...)`: run `f(...)` on a database thread and return its result."""
+    call = DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool())
+    return await call(*args, **kwargs)  # type: ignore[no-any-return]
