@@ -9,14 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
 from django.core.exceptions import ValidationError
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import user_find_for_login
 from accounts.validators import username_validators
+from yourtrumps_site.i18n import user_language
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -115,6 +123,33 @@ class AccountDeleteForm(PasswordCheckMixin):
     pass
 
 
+class LanguageSelect(forms.Select):
+    """Each language's option marked with its language, as in the footer's switcher (a screen
+    reader then says "Polski" the Polish way)."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        if option["value"]:
+            option["attrs"]["lang"] = option["value"]
+        return option
+
+
+class LanguageForm(forms.Form):
+    # Each language by its own name (settings.LANGUAGES), so a reader finds theirs.
+    language = forms.ChoiceField(
+        label=_("Language of the site"),
+        required=False,
+        help_text=_("Used on every device you log in with, and for the emails we send you."),
+        widget=LanguageSelect(attrs={"data-testid": "settings-language"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [
+            ("", _("The language your browser prefers")), *settings.LANGUAGES
+        ]
+
+
 class _WeakPasswordAtFirstField:
     """Django reports a weak new password at the confirmation field; show it at the field
     where it was typed first (a mismatch stays at the confirmation, where it belongs)."""
@@ -134,3 +169,15 @@ class NewPasswordForm(_WeakPasswordAtFirstField, SetPasswordForm):
 
 class ChangePasswordForm(_WeakPasswordAtFirstField, PasswordChangeForm):
     pass
+
+
+class ResetPasswordForm(PasswordResetForm):
+    """The reset e-mail is written in the account's saved language (whoever asked for it, in
+    whatever language), else in the language of the page it was asked from."""
+
+    def send_mail(self, subject_template_name: str, email_template_name: str,
+                  context: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+        language = user_language(context["user"]) or translation.get_language()
+        with translation.override(language):
+            super().send_mail(subject_template_name, email_template_name, context, *args,
+                              **kwargs)

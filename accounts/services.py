@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -70,6 +71,18 @@ def user_email_change(*, user: User, email: str) -> User:
         raise ValidationError(
             {"email": [_("A user with that email address already exists.")]}
         ) from None
+    return user
+
+
+def user_language_change(*, user: User, language: str) -> User:
+    """Save the language the player reads the site in ("" for their browser's choice).
+
+    Raises ValidationError for a language the site does not offer."""
+    if language and language not in {code for code, _name in settings.LANGUAGES}:
+        raise ValidationError({"language": [_("The site is not offered in that language.")]})
+    if user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
     return user
 
 

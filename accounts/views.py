@@ -8,15 +8,15 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors
 from accounts.charts import rating_chart
@@ -24,8 +24,10 @@ from accounts.forms import (
     AccountDeleteForm,
     ChangePasswordForm,
     EmailChangeForm,
+    LanguageForm,
     LoginForm,
     NewPasswordForm,
+    ResetPasswordForm,
     SignupForm,
     add_service_errors,
 )
@@ -34,9 +36,10 @@ from accounts.services import (
     user_create,
     user_delete,
     user_email_change,
+    user_language_change,
     user_login_failures_clear,
 )
-from yourtrumps_site import ratelimit
+from yourtrumps_site import i18n, ratelimit
 
 TOO_MANY_REQUESTS = 429
 
@@ -115,7 +118,40 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your email address has been changed."))
             return redirect("accounts:settings")
-    return render(request, "accounts/settings.html", {"email_form": form})
+    return _settings_page(request, email_form=form)
+
+
+def _settings_page(request: HttpRequest, *, status: int = 200, **forms: object) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    context = {
+        "email_form": EmailChangeForm(user=user),
+        "language_form": LanguageForm(initial={"language": user.language}),
+        **forms,
+    }
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def language_change(request: HttpRequest) -> HttpResponse:
+    """Save the player's language; the cookie follows, so the site stays in it after they log
+    out on this device (none: the browser's preference again)."""
+    user: User = request.user  # type: ignore[assignment]
+    form = LanguageForm(request.POST)
+    if form.is_valid():
+        try:
+            user_language_change(user=user, language=form.cleaned_data["language"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+    if not form.is_valid():
+        return _settings_page(request, language_form=form, status=400)
+    # The message is shown on the next page: in the language that page will be in.
+    language = user.language or i18n.browser_language(request.headers.get("accept-language"))
+    with translation.override(language):
+        messages.success(request, _("Your language has been saved."))
+    response = redirect("accounts:settings")
+    i18n.remember_language(response, user.language)
+    return response
 
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
@@ -146,9 +182,10 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/emails/password_reset.txt"
     subject_template_name = "accounts/emails/password_reset_subject.txt"
+    form_class = ResetPasswordForm
     success_url = reverse_lazy("accounts:password_reset_done")
 
-    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+    def form_valid(self, form: ResetPasswordForm) -> HttpResponse:
         if _refused_too_often(self.request, "password_reset", form):
             response = self.form_invalid(form)
             response.status_code = TOO_MANY_REQUESTS

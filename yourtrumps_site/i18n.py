@@ -18,14 +18,20 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts.services import user_language_change
+
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 
 
-def saved_language(request: HttpRequest) -> str | None:
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.language in SUPPORTED:
-        return str(user.language)
+def user_language(user: object) -> str | None:
+    """The language a player saved in their account, if the site still offers it."""
+    if getattr(user, "is_authenticated", False) and getattr(user, "language", "") in SUPPORTED:
+        return str(user.language)  # type: ignore[attr-defined]
     return None
+
+
+def saved_language(request: HttpRequest) -> str | None:
+    return user_language(getattr(request, "user", None))
 
 
 def supported(code: str | None) -> str | None:
@@ -44,9 +50,9 @@ def language_for_scope(scope: Mapping[str, Any]) -> str:
 
     Consumers use it for the words they send (`translation.override(language_for_scope(...))`).
     Call it where `scope["user"]` may be read (sync code, or once the user is loaded)."""
-    user = scope.get("user")
-    if getattr(user, "is_authenticated", False) and getattr(user, "language", "") in SUPPORTED:
-        return str(user.language)  # type: ignore[union-attr]
+    saved = user_language(scope.get("user"))
+    if saved:
+        return saved
     headers = {
         bytes(name).decode("latin-1").lower(): bytes(value).decode("latin-1")
         for name, value in scope.get("headers", [])
@@ -56,13 +62,36 @@ def language_for_scope(scope: Mapping[str, Any]) -> str:
     ))
     if from_cookie:
         return from_cookie
-    for code, _quality in parse_accept_lang_header(headers.get("accept-language", "")):
+    return browser_language(headers.get("accept-language"))
+
+
+def browser_language(accept_language: str | None) -> str:
+    """The language the browser prefers (its Accept-Language header) of those the site
+    offers, else the site's default."""
+    for code, _quality in parse_accept_lang_header(accept_language or ""):
         if code == "*":
             break
         from_browser = supported(code)
         if from_browser:
             return from_browser
     return str(settings.LANGUAGE_CODE)
+
+
+def remember_language(response: HttpResponse, language: str) -> None:
+    """Set the footer's cookie to `language` (as `set_language` does), or remove it for ""
+    (the browser's preference then chooses)."""
+    if not language:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+        return
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
 
 
 def languages_by_own_name(request: HttpRequest) -> dict[str, object]:
@@ -88,8 +117,6 @@ def set_language(request: HttpRequest) -> HttpResponse:
     """Django's `set_language` (it checks the `next` URL), also saved in the player's account."""
     response = django_set_language(request)
     language = request.POST.get("language", "")
-    user = request.user
-    if language in SUPPORTED and user.is_authenticated and user.language != language:
-        user.language = language
-        user.save(update_fields=["language"])
+    if language in SUPPORTED and request.user.is_authenticated:
+        user_language_change(user=request.user, language=language)  # type: ignore[arg-type]
     return response

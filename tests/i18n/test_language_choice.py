@@ -171,24 +171,104 @@ def test_dates_are_written_the_languages_way(language: str, joined: str) -> None
 
 
 @pytest.mark.parametrize(
-    ("language", "subject", "greeting"),
+    ("saved", "asked_in", "subject", "greeting"),
     [
-        ("pl", "Twoje atuty: ustaw nowe hasło", "Witaj, anna,"),
-        ("ru", "Свои козыри: задайте новый пароль", "Здравствуйте, anna!"),
-        ("eu", "Zure tronfoak: ezarri pasahitz berria", "Kaixo, anna:"),
+        # No language saved: the language of the page the link was asked for on.
+        ("", "pl", "Twoje atuty: ustaw nowe hasło", "Witaj, anna,"),
+        ("", "ru", "Свои козыри: задайте новый пароль", "Здравствуйте, anna!"),
+        ("", "eu", "Zure tronfoak: ezarri pasahitz berria", "Kaixo, anna:"),
+        # Whoever asks, on a page in whatever language: the owner reads their own language.
+        ("ru", "pl", "Свои козыри: задайте новый пароль", "Здравствуйте, anna!"),
+        ("eu", "ru", "Zure tronfoak: ezarri pasahitz berria", "Kaixo, anna:"),
+        ("pl", "en", "Twoje atuty: ustaw nowe hasło", "Witaj, anna,"),
     ],
 )
-def test_the_password_reset_email_is_in_the_language_of_the_page(
-    language: str, subject: str, greeting: str
+def test_the_password_reset_email_is_in_the_accounts_language(
+    saved: str, asked_in: str, subject: str, greeting: str
 ) -> None:
-    make_user()
-    Client().post(
+    make_user(language=saved)
+    response = Client().post(
         "/accounts/password-reset/", {"email": "anna@example.com"},
-        headers={"accept-language": language},
+        headers={"accept-language": asked_in},
     )
+    assert response.status_code == 302
     assert len(mail.outbox) == 1
     assert mail.outbox[0].subject == subject
     assert mail.outbox[0].body.startswith(greeting)
+    # The page that says the mail is on its way stays in the asker's language.
+    assert Client().get(response["Location"], headers={"accept-language": asked_in})[
+        "Content-Language"] == asked_in
+
+
+def settings_select(client: Client, **headers: str) -> str:
+    html = client.get("/accounts/settings/", headers=headers).content.decode()
+    start = html.index('<select name="language"')
+    return html[start:html.index("</select>", start)]
+
+
+def test_the_settings_page_offers_every_language_by_its_own_name() -> None:
+    client = logged_in(make_user(language="eu"))
+    select = settings_select(client)
+    assert 'data-testid="settings-language"' in select
+    assert '<option value="">Nabigatzaileak nahiago duen hizkuntza</option>' in select
+    for code, name in settings.LANGUAGES:
+        selected = " selected" if code == "eu" else ""
+        assert f'<option value="{code}"{selected} lang="{code}">{name}</option>' in select
+
+
+def test_the_language_saved_in_the_settings_wins_on_every_device() -> None:
+    user = make_user(language="")
+    client = logged_in(user)
+    response = client.post("/accounts/settings/language/", {"language": "ru"},
+                           headers={"accept-language": "pl"})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/settings/"
+    user.refresh_from_db()
+    assert user.language == "ru"
+    # This device keeps it after logging out (the cookie); the message is in the new language.
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ru"
+    page = client.get("/accounts/settings/", headers={"accept-language": "pl"}).content.decode()
+    assert '<html lang="ru"' in page
+    assert "Язык сохранён." in page
+    assert 'value="ru" selected' in settings_select(client)
+    assert page_language(logged_in(user), accept_language="eu") == "ru"
+
+
+def test_choosing_the_browsers_language_in_the_settings_forgets_the_choice() -> None:
+    user = make_user(language="ru")
+    client = logged_in(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
+    client.post("/accounts/settings/language/", {"language": ""},
+                headers={"accept-language": "eu"})
+    user.refresh_from_db()
+    assert user.language == ""
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == ""  # deleted
+    page = client.get("/accounts/settings/", headers={"accept-language": "eu"}).content.decode()
+    assert "Zure hizkuntza gorde da." in page
+    assert page_language(client, accept_language="pl") == "pl"
+
+
+def test_a_language_the_site_does_not_offer_is_refused_at_the_field() -> None:
+    user = make_user(language="pl")
+    client = logged_in(user)
+    response = client.post("/accounts/settings/language/", {"language": "de"})
+    assert response.status_code == 400
+    assert 'id="id_language_errors"' in response.content.decode()
+    user.refresh_from_db()
+    assert user.language == "pl"
+    assert client.get("/accounts/settings/language/").status_code == 405
+
+
+def test_the_footer_switch_shows_in_the_settings() -> None:
+    client = logged_in(make_user(language="pl"))
+    client.post("/i18n/setlang/", {"language": "eu", "next": "/accounts/settings/"})
+    assert 'value="eu" selected' in settings_select(client)
+
+
+def test_the_language_setting_needs_a_login() -> None:
+    response = Client().post("/accounts/settings/language/", {"language": "pl"})
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
 
 
 @pytest.mark.parametrize(
