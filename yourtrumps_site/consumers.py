@@ -6,7 +6,11 @@ import json
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits
 
 SITE_GROUP = "site"
@@ -22,35 +26,35 @@ class SiteConsumer(WebSocketLimits, AsyncJsonWebsocketConsumer):  # type: ignore
         await self.channel_layer.group_discard(SITE_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # A refusal is read by a person: in the language of their pages.
+        with translation.override(language_for_scope(self.scope)):
+            text, refusal = self._announcement(text_data)
+        if refusal is not None:
+            code, detail = refusal
+            await self.send_json({"type": "error", "code": code, "detail": detail})
+            return
+        await self.channel_layer.group_send(
+            SITE_GROUP, {"type": "site.announcement", "text": text}
+        )
+
+    def _announcement(self, text_data: str | None) -> tuple[str, tuple[str, str] | None]:
+        """The text to announce, or the (code, translated words) of why it is refused."""
         try:
             message = json.loads(text_data or "")
         except ValueError:
-            await self.send_json({"type": "error", "code": "bad_json", "detail": "not JSON"})
-            return
+            return "", ("bad_json", _("The server did not understand that."))
         if not isinstance(message, dict) or message.get("type") != "announce":
-            await self.send_json(
-                {"type": "error", "code": "unknown_type", "detail": "expected type 'announce'"}
-            )
-            return
+            return "", ("unknown_type", _("The server did not understand that."))
         user = self.scope.get("user")
         if user is None or not user.is_staff:
-            await self.send_json(
-                {"type": "error", "code": "forbidden", "detail": "only staff may announce"}
-            )
-            return
+            return "", ("forbidden", _("Only the staff may make announcements."))
         text = message.get("text")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_ANNOUNCEMENT_LENGTH:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "code": "invalid",
-                    "detail": f"text must be 1 to {MAX_ANNOUNCEMENT_LENGTH} characters",
-                }
-            )
-            return
-        await self.channel_layer.group_send(
-            SITE_GROUP, {"type": "site.announcement", "text": text.strip()}
-        )
+            words = ngettext("An announcement has 1 to %(count)d character.",
+                             "An announcement has 1 to %(count)d characters.",
+                             MAX_ANNOUNCEMENT_LENGTH)
+            return "", ("invalid", words % {"count": MAX_ANNOUNCEMENT_LENGTH})
+        return text.strip(), None
 
     async def site_announcement(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "announcement", "text": event["text"]})

@@ -37,6 +37,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
+from yourtrumps_site.i18n import language_for_scope
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +49,8 @@ CLOSE_TOO_BIG = 4009  # as RFC 6455's 1009, a message too big, in the range apps
 CLOSE_FLOOD = 4429  # the application's code for "too many messages" (like HTTP 429)
 RATE_LIMITED = "rate_limited"
 UNAVAILABLE = "unavailable"
+
+NOT_UNDERSTOOD = gettext_lazy("The server did not understand that.")
 
 DEFAULT_MAX_FRAME_BYTES = 16 * 1024
 DEFAULT_RATE_PER_SECOND = 10.0
@@ -137,16 +144,21 @@ class WebSocketLimits:
             return
         limit = int(getattr(settings, "WS_MAX_JSON_DEPTH", DEFAULT_MAX_JSON_DEPTH))
         if text is not None and json_too_deep(text, limit):
-            await self._ws_refuse("bad_message", f"JSON nested deeper than {limit} levels")
+            await self._ws_refuse("bad_message", NOT_UNDERSTOOD)
             return
         try:
             await super().websocket_receive(message)  # type: ignore[misc]
         except (DatabaseError, InterfaceError):
             logger.warning("database error while handling a websocket message", exc_info=True)
-            await self._ws_refuse(UNAVAILABLE, "the service is briefly unavailable: try again",
-                                  about=_message_type(text))
+            await self._ws_refuse(
+                UNAVAILABLE, gettext_lazy("The site is briefly unavailable. Try again."),
+                about=_message_type(text),
+            )
 
-    async def _ws_refuse(self, code: str, detail: str, about: str | None = None) -> None:
+    async def _ws_refuse(self, code: str, words: Promise, about: str | None = None) -> None:
+        """Refuse a frame: `words` (lazy) in the language of the connection's pages."""
+        with translation.override(language_for_scope(self.scope)):  # type: ignore[attr-defined]
+            detail = str(words)
         await self.send(  # type: ignore[attr-defined]
             text_data=json.dumps(
                 {"type": "error", "code": code, "detail": detail, "for": about, "version": None}
@@ -156,5 +168,5 @@ class WebSocketLimits:
     async def _ws_flood(self) -> None:
         self.ws_closing = True
         logger.info("websocket flood: closing")
-        await self._ws_refuse(RATE_LIMITED, "too many messages: this connection is closed")
+        await self._ws_refuse(RATE_LIMITED, gettext_lazy("Too many messages at once."))
         await self.close(code=CLOSE_FLOOD)  # type: ignore[attr-defined]

@@ -34,7 +34,6 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
@@ -42,6 +41,7 @@ from pydantic import ValidationError
 from games.matchmaking import errors, selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
+from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits
 
 MAX_MESSAGE_BYTES = 1024
@@ -57,9 +57,13 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def connect(self) -> None:
         user = self.scope.get("user")
+        # Refusals are read by the player: in the language their pages are in.
+        self.language = language_for_scope(self.scope)
         await self.accept()
         if user is None or not user.is_authenticated:
-            await self._error(errors.NOT_LOGGED_IN, _("Log in to play rated games."), None)
+            with translation.override(self.language):
+                message = _("Log in to play rated games.")
+            await self._error(errors.NOT_LOGGED_IN, message, None)
             await self.close(code=4401)
             return
         self.user = user
@@ -118,14 +122,12 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
         if not self.groups_joined:
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self._error(errors.BAD_MESSAGE, "send one JSON text message", None)
+            await self._not_understood()
             return
         try:
             message = lobby_message.validate_json(text_data)
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-            await self._error(errors.BAD_MESSAGE, f"{where}: {first['msg']}", None)
+        except ValidationError:
+            await self._not_understood()
             return
         if message.type != "sync":
             try:
@@ -138,16 +140,8 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
         await self._send_lobby(force=True)
 
     def _act(self, message: Any) -> None:
-        # Refusals are read by the player: in their saved language, else the page's.
-        with translation.override(self._language()):
+        with translation.override(self.language):
             self._call(message)
-
-    def _language(self) -> str:
-        chosen = self.user.language or self.scope.get("cookies", {}).get(
-            settings.LANGUAGE_COOKIE_NAME, ""
-        )
-        supported = {code for code, _name in settings.LANGUAGES}
-        return chosen if chosen in supported else settings.LANGUAGE_CODE
 
     def _call(self, message: Any) -> None:
         user, channel = self.user, self.channel_name
@@ -198,6 +192,11 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def _error(self, code: str, detail: str, about: str | None) -> None:
         await self._send({"type": "error", "code": code, "detail": detail, "for": about})
+
+    async def _not_understood(self) -> None:
+        with translation.override(self.language):
+            detail = _("The server did not understand that.")
+        await self._error(errors.BAD_MESSAGE, detail, None)
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

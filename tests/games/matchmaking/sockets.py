@@ -17,10 +17,12 @@ class LobbySocket:
         self.lobby: dict[str, Any] | None = None
 
     @classmethod
-    async def open(cls, base_url: str, cookie: str) -> LobbySocket:
+    async def open(cls, base_url: str, cookie: str, **headers: str) -> LobbySocket:
+        """`headers`: more request headers, such as `accept_language="pl"`."""
+        extra = {name.replace("_", "-"): value for name, value in headers.items()}
         connection = await websockets.connect(
             f"{base_url.replace('http', 'ws')}/ws/lobby/", origin=base_url,
-            additional_headers={"Cookie": cookie} if cookie else {},
+            additional_headers={**extra, **({"Cookie": cookie} if cookie else {})},
         )
         return cls(connection)
 

@@ -219,3 +219,39 @@ def test_refusals_are_in_the_players_language(asgi_server, make_player, lobby_se
     with translation.override("pl"):
         expected = translation.gettext("There is no such time control.")
     assert asyncio.run(scenario())["detail"] == expected
+
+
+def test_without_a_saved_language_refusals_follow_the_cookie_then_the_browser(
+    asgi_server, make_player, lobby_settled
+):
+    """As a page would: the footer's cookie, else the browser's Accept-Language (a visitor,
+    who is refused at once, too)."""
+    cookie = session_cookie_for(make_player("anna"))
+
+    async def refusal(cookie: str, accept_language: str, message: dict | None) -> dict:
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie,
+                                        accept_language=accept_language)
+        try:
+            if message is None:
+                return await socket.next("error")
+            await socket.next("lobby")
+            await socket.send(message)
+            return await socket.next("error")
+        finally:
+            await socket.close()
+
+    async def scenario():
+        unknown = {"type": "pool_join", "pool": "7+0"}
+        return (
+            await refusal(cookie, "eu-ES,eu;q=0.9", unknown),
+            await refusal(f"{cookie}; django_language=ru", "pl", {"type": "fly"}),
+            await refusal("", "pl-PL", None),
+        )
+
+    basque, russian, visitor = asyncio.run(scenario())
+
+    assert basque["detail"] == "Ez dago denbora-kontrol hori."
+    assert (russian["code"], russian["detail"]) == ("bad_message", "Сервер не понял запрос.")
+    assert (visitor["code"], visitor["detail"]) == (
+        "not_logged_in", "Zaloguj się, aby grać partie rankingowe."
+    )
