@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import selectors, services
@@ -104,23 +104,34 @@ def rules(request: HttpRequest) -> HttpResponse:
         "pages/rules.html",
         {
             "move_limit": MOVE_LIMIT,
-            "card_labels": {key: labels[key] for key in ("suits", "ranks", "card")},
+            "card_labels": {key: labels[key] for key in ("suits", "cardSuits", "ranks", "card")},
         },
     )
 
 
 def board_labels() -> dict[str, Any]:
     """Every word the board shows, translated here (the scripts hold no text)."""
+    # Translators: a suit on its own (a trump badge, the choice of trump): the nominative.
     suits = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
+    # A suit in a card's name ("queen of hearts"), in the form the name needs: the genitive
+    # in Russian ("дама червей").
+    card_suits = {
+        "C": pgettext("suit in a card name", "clubs"),
+        "D": pgettext("suit in a card name", "diamonds"),
+        "H": pgettext("suit in a card name", "hearts"),
+        "S": pgettext("suit in a card name", "spades"),
+    }
     ranks = {
         "6": _("six"), "7": _("seven"), "8": _("eight"), "9": _("nine"), "T": _("ten"),
         "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
     }
     return {
         "suits": suits,
+        "cardSuits": card_suits,
         "ranks": ranks,
-        # "%(rank)s of %(suit)s" with the words filled in by the script.
-        "card": _("{rank} of {suit}"),
+        # Translators: a card's name, as a screen reader says it; the script fills in the rank
+        # and the suit (its "suit in a card name" form).
+        "card": pgettext("card name", "{rank} of {suit}"),
         "take": [ngettext("Take %(n)d card", "Take %(n)d cards", n) % {"n": n}
                  for n in range(37)],
         "pile": [ngettext("%(n)d card in the pile", "%(n)d cards in the pile", n) % {"n": n}
@@ -178,6 +189,14 @@ def board_labels() -> dict[str, Any]:
             "cannot_abort": _("Too late to abort: you may resign."),
             "cannot_claim": _("You cannot claim victory yet."),
             "not_allowed": _("That is not allowed here."),
+            "not_found": _("There is no such game."),
+            "wrong_phase": _("That cannot be done at this stage of the game."),
+            "bad_trump": _("That suit cannot be chosen as trump."),
+            "no_draw_offer": _("There is no draw offer to answer."),
+            "game_not_over": _("The game is not over yet."),
+            "server_error": _("Something went wrong on the server. Try again."),
+            "unavailable": _("The site is briefly unavailable. Try again."),
+            "rate_limited": _("Too many messages at once."),
         },
         "errorGeneric": _("That did not work."),
     }

@@ -96,20 +96,23 @@ def test_translations_keep_placeholders_and_markup(code: str, tmp_path: Path) ->
 CARD_WORDS = {
     "pl": {
         "suits": ["trefl", "karo", "kier", "pik"],
+        "card_suits": ["trefl", "karo", "kier", "pik"],
         "ranks": ["szóstka", "siódemka", "ósemka", "dziewiątka", "dziesiątka", "walet", "dama",
                   "król", "as"],
         "trump": "Atut: {suit}",
         "queen_of_hearts": "dama kier",
     },
     "ru": {
-        "suits": ["трефы", "бубны", "червы", "пики"],
+        "suits": ["трефы", "бубны", "черви", "пики"],
+        "card_suits": ["треф", "бубён", "червей", "пик"],
         "ranks": ["шестёрка", "семёрка", "восьмёрка", "девятка", "десятка", "валет", "дама",
                   "король", "туз"],
         "trump": "Козырь: {suit}",
-        "queen_of_hearts": "дама, червы",
+        "queen_of_hearts": "дама червей",
     },
     "eu": {
-        "suits": ["hirusta", "diamantea", "bihotza", "pika"],
+        "suits": ["hirustak", "diamanteak", "bihotzak", "pikak"],
+        "card_suits": ["hirusta", "diamantea", "bihotza", "pika"],
         "ranks": ["seiko", "zazpiko", "zortziko", "bederatziko", "hamarreko", "txanka",
                   "erregina", "errege", "bateko"],
         "trump": "Tronfoa: {suit}",
@@ -128,10 +131,12 @@ def test_card_vocabulary(code: str) -> None:
         labels = board_labels()
     words = CARD_WORDS[code]
     assert list(labels["suits"].values()) == words["suits"]
+    assert list(labels["cardSuits"].values()) == words["card_suits"]
     assert list(labels["ranks"].values()) == words["ranks"]
     assert labels["trump"] == words["trump"]
+    # A card's name takes the suit in the form a card's name needs (cards.js does the same).
     name = labels["card"].replace("{rank}", labels["ranks"]["Q"]).replace(
-        "{suit}", labels["suits"]["H"]
+        "{suit}", labels["cardSuits"]["H"]
     )
     assert name == words["queen_of_hearts"]
 

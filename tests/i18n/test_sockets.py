@@ -1,6 +1,7 @@
 """The site's socket on a real daphne refuses in the language a page would be in: the
 player's saved language, else the footer's cookie, else the browser's (the limits shared by
-every socket, such as a message nested too deeply, too)."""
+every socket, such as a message nested too deeply, too). The game's socket sends codes: the
+board has words for each, in every language."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ import json
 import pytest
 import websockets
 from django.test import Client
+from django.utils import translation
 
 from accounts.services import user_create
+from games import errors
+from games.views import board_labels
+from yourtrumps_site import ws_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,3 +61,20 @@ def test_the_site_socket_refuses_in_the_language_of_the_pages(asgi_server) -> No
     assert (staff_refused["code"], staff_refused["detail"]) == (
         "invalid", "В объявлении должно быть от 1 до 500 символов.")  # noqa: RUF001
     assert (nested["code"], nested["detail"]) == ("bad_message", "Сервер не понял запрос.")
+
+
+def socket_codes() -> set[str]:
+    """Every code the game's socket can refuse with: the play errors and the limits'."""
+    play = {value for name, value in vars(errors).items()
+            if name.isupper() and isinstance(value, str)}
+    return play | {ws_limits.RATE_LIMITED, ws_limits.UNAVAILABLE}
+
+
+@pytest.mark.parametrize("language", ["pl", "ru", "eu"])
+def test_every_refusal_of_the_game_socket_has_translated_words(language: str) -> None:
+    english = board_labels()["errors"]
+    assert socket_codes() <= set(english), "codes without words on the board"
+    with translation.override(language):
+        translated = board_labels()["errors"]
+    untranslated = [code for code in socket_codes() if translated[code] == english[code]]
+    assert not untranslated

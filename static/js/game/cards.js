@@ -16,7 +16,7 @@ export function cardName(card, labels) {
   if (!labels) return card;
   return labels.card
     .replace("{rank}", labels.ranks[rankOf(card)])
-    .replace("{suit}", labels.suits[suitOf(card)]);
+    .replace("{suit}", (labels.cardSuits ?? labels.suits)[suitOf(card)]);
 }
 
 /** Notation with suit symbols, for move lists: "QH-7D" becomes "Q♥–7♦" (as HTML spans). */
