@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -129,11 +131,36 @@ class Match(models.Model):
 
     @property
     def time_control_label(self) -> str:
-        if self.clock_initial is None:
-            return str(_("Untimed"))
-        minutes = self.clock_initial / 60
-        shown = f"{minutes:g}" if minutes >= 1 else f"{minutes:.2g}"
-        return f"{shown}+{self.clock_increment}"
+        return time_control_label(self.clock_initial, self.clock_increment)
+
+    @property
+    def time_control_words(self) -> str:
+        return time_control_words(self.clock_initial, self.clock_increment)
+
+
+def time_control_label(initial: int | None, increment: int) -> str:
+    """A time control as players write it, minutes + seconds a move: "3+2" (in Polish a
+    half minute is "0,5+0")."""
+    if initial is None:
+        return str(_("Untimed"))
+    minutes = initial / 60
+    shown = f"{minutes:g}" if minutes >= 1 else f"{minutes:.2g}"
+    return f"{number_format(shown)}+{increment}"
+
+
+def time_control_words(initial: int | None, increment: int) -> str:
+    """The same in words, for the label's title: "3 minutes, plus 2 seconds a move"."""
+    if initial is None:
+        return str(_("Untimed"))
+    if initial % 60 == 0:
+        count = initial // 60
+        clock = ngettext("%(count)d minute", "%(count)d minutes", count) % {"count": count}
+    else:
+        clock = ngettext("%(count)d second", "%(count)d seconds", initial) % {"count": initial}
+    bonus = ngettext(
+        "%(count)d second a move", "%(count)d seconds a move", increment
+    ) % {"count": increment}
+    return gettext("%(clock)s, plus %(bonus)s") % {"clock": clock, "bonus": bonus}
 
 
 class Seat(models.Model):

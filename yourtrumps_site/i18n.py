@@ -6,7 +6,7 @@ it in a cookie. `LocaleMiddleware` does the rest (Accept-Language, `Content-Lang
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -92,6 +92,19 @@ def remember_language(response: HttpResponse, language: str) -> None:
         secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
+
+
+# A count of each plural category (as `Intl.PluralRules` names them) that the site's languages
+# have: English and Basque "one" and "other", Polish and Russian also "few" and "many".
+# A language with "zero" or "two" (Arabic, Welsh) would need samples of its own.
+PLURAL_SAMPLES = {"one": 1, "few": 2, "many": 5, "other": 5}
+
+
+def plural_labels(label: Callable[[int], str]) -> dict[str, str]:
+    """A count's label for a script, in each plural form of the page's language, by category:
+    the script picks `labels[new Intl.PluralRules(document.documentElement.lang).select(n)]`.
+    `label(n)` calls `ngettext` (so that makemessages finds the strings)."""
+    return {category: label(n) for category, n in PLURAL_SAMPLES.items()}
 
 
 def languages_by_own_name(request: HttpRequest) -> dict[str, object]:

@@ -22,6 +22,7 @@ of waiting players when they changed.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import secrets
 from datetime import datetime, timedelta
@@ -32,6 +33,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import PlayerRating, User
 from accounts.ratings import START_RATING
@@ -86,10 +88,14 @@ def _rate_limit(action: str, user: User) -> None:
     limit, window = limits[action]
     wait = ratelimit.hit(key=f"{action}:{user.pk}", limit=limit, window=window)
     if wait is not None:
+        seconds = max(1, math.ceil(wait))
         raise MatchmakingError(
             errors.RATE_LIMITED,
-            _("You are doing that too often. Please wait %(seconds)d seconds.")
-            % {"seconds": wait},
+            ngettext(
+                "You are doing that too often. Please wait %(seconds)d second.",
+                "You are doing that too often. Please wait %(seconds)d seconds.",
+                seconds,
+            ) % {"seconds": seconds},
         )
 
 
@@ -360,7 +366,11 @@ def seek_create(
         if Seek.objects.filter(creator=locked, alive_until__gt=now).count() >= MAX_OPEN_SEEKS:
             raise MatchmakingError(
                 errors.TOO_MANY_SEEKS,
-                _("You already have %(count)d open seeks.") % {"count": MAX_OPEN_SEEKS},
+                ngettext(
+                    "You already have %(count)d open seek.",
+                    "You already have %(count)d open seeks.",
+                    MAX_OPEN_SEEKS,
+                ) % {"count": MAX_OPEN_SEEKS},
             )
         seek = Seek.objects.create(
             creator=locked, clock_initial=initial, clock_increment=increment, rated=rated,

@@ -10,12 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.forms import ChallengeForm
+from yourtrumps_site.i18n import plural_labels
 
 
 def lobby_labels() -> dict[str, Any]:
@@ -28,7 +30,9 @@ def lobby_labels() -> dict[str, Any]:
         "casual": _("casual"),
         "noSeeks": _("No open seeks. Create one!"),
         # Placeholders filled in by the script, so that translators may reorder the words.
-        "waiting": _("%(count)s waiting"),
+        "waiting": plural_labels(
+            lambda n: ngettext("%(count)s waiting", "%(count)s waiting", n)
+        ),
         "challengeFrom": _("Challenge from %(name)s"),
         "open": _("Open"),
         "liveMatch": _("You are playing a game."),

@@ -166,6 +166,10 @@ class CappedPaginator(Paginator):
     def capped(self) -> bool:
         return self.count > HISTORY_COUNT_CAP
 
+    @property
+    def cap(self) -> int:
+        return HISTORY_COUNT_CAP
+
 
 def history_page(
     *,

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_get_by_username
 from games import selectors as play_selectors
-from games.models import Match, Seat
+from games.models import Match, Seat, time_control_label, time_control_words
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
 from games.replays.history import history_page
@@ -61,9 +61,14 @@ def _initial_ply(request: HttpRequest, n_plies: int, live: bool) -> int:
 
 
 def _replay_context(request: HttpRequest, replay: selectors.Replay) -> dict[str, Any]:
+    clock = replay.data.get("clock")
     return {
         "replay": replay,
         "replay_data": replay.data,
+        "time_control": clock and {
+            "label": time_control_label(clock["initial"], clock["increment"]),
+            "words": time_control_words(clock["initial"], clock["increment"]),
+        },
         "initial_ply": _initial_ply(request, replay.n_plies, replay.live),
         "labels": {**replay_labels(), "board": board_labels()},
     }
@@ -74,22 +79,10 @@ def replay_labels() -> dict[str, str]:
     return {
         "deal": _("The deal"),
         "move": _("Move %(ply)s"),
-        "to_move": _("to move"),
-        "out": _("out"),
-        "place": _("place %(place)s"),
-        "took": _("took %(count)s"),
-        "hidden": _("%(count)s hidden cards"),
-        "trump": _("trump"),
-        "pile": _("Pile"),
-        "pile_empty": _("The pile is empty"),
         "spent": _("%(time)s for this move"),
-        "live": _("Live"),
-        "over": _("Game over"),
-        "choosing": _("The players are choosing their trumps."),
         "play": _("Play"),
         "pause": _("Pause"),
         "mark": _("This move changed the game's exact value"),
-        "mark_short": _("changed the value"),
         "analysis_pending": _("The AI is analysing this game…"),
         "analysis_from": _("The AI's exact analysis covers the moves from move %(ply)s on."),
         "analysis_partial": _("Positions too large for the exact solver are not judged."),
@@ -98,11 +91,6 @@ def replay_labels() -> dict[str, str]:
         "mark_detail": _("%(before)s before this move, %(after)s after it (for %(name)s)"),
         "mark_best": _("Kept the value: %(moves)s"),
         "analysis_count": _("Moves marked ! changed the game's exact value."),
-        "disconnected": _("Connection lost: reconnecting…"),
-        "suit_C": _("clubs"),
-        "suit_D": _("diamonds"),
-        "suit_H": _("hearts"),
-        "suit_S": _("spades"),
     }
 
 

@@ -1,6 +1,7 @@
 """The site in Polish, Russian and Basque in a real Chromium: the rules page and the game page
 in each language (the board's labels, trump badges, take button and card names come from the
-catalogues), and the footer's switch, which keeps the page and is remembered for a player."""
+catalogues), the footer's switch, which keeps the page and is remembered for a player, the
+language setting of the account, and clocks and seconds written the language's way."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
+from games.replays.selectors import replay_of_match
 from games.services import Player
+from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -85,6 +89,18 @@ WORDS: dict[str, dict[str, str]] = {
     },
 }
 BROWSER_LOCALE = {"en": "en-US", "pl": "pl-PL", "ru": "ru-RU", "eu": "eu-ES"}
+# A 1+1 game's first move took 51.2 s: the mover's clock then reads 9.8 s (with its tenths).
+TIMES: dict[str, dict[str, str]] = {
+    "en": {"clock": "0:09.8", "spent": "51.2 sec",
+           "time_control": "1 minute, plus 1 second a move"},
+    "pl": {"clock": "0:09,8", "spent": "51,2 sek.",
+           "time_control": "1 minuta plus 1 sekunda na ruch"},
+    "ru": {"clock": "0:09,8", "spent": "51,2 с",  # noqa: RUF001
+           "time_control": "1 минута плюс 1 секунда за ход"},
+    # Chromium's Intl has no Basque numbers: they are written as Spanish ones (decimal comma).
+    "eu": {"clock": "0:09,8", "spent": "51,2 s",
+           "time_control": "1 minutu, gehi 1 segundo jokaldiko"},
+}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -248,3 +264,58 @@ def test_a_player_switches_in_a_game_and_keeps_the_choice_everywhere(
     elsewhere.goto(f"/game/{match.pk}/")
     expect(elsewhere.locator("html")).to_have_attribute("lang", "ru")
     expect(trump_words(elsewhere, 0)).to_have_text(WORDS["ru"]["trump_0"])
+
+
+def text_of(locator: Any) -> str:
+    """The text as read, with Intl's no-break spaces ("51,2\u00a0s") as plain ones."""
+    return str(locator.inner_text()).replace("\u00a0", " ").strip()
+
+
+@pytest.mark.parametrize("language", list(TIMES))
+def test_the_replay_writes_clocks_and_seconds_the_languages_way(
+    open_page, make_user, language: str
+) -> None:
+    # Played from now on, as the replay tests do: no flag task of it falls in the past.
+    match = play_match([Player(user=make_user("alice")), Player(user=make_user("bob"))],
+                       moves=2, spent=[51_200, 2_500], end="resign", clock_initial=60,
+                       clock_increment=1, start=timezone.now())
+    first = replay_of_match(match=match).data["positions"][1]
+    assert (first["spent"], first["clocks"][first["seat"]]) == (51_200, 9_800)
+    words = TIMES[language]
+    page = open_page(locale=BROWSER_LOCALE[language])
+    page.goto(f"/game/{match.pk}/replay?ply=1")
+    page.wait_for_selector("[data-testid=replay][data-ready=true]")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    clock = page.locator(f"#replay-board [data-clock='{first['seat']}']")
+    expect(clock).to_have_count(1)
+    assert text_of(clock) == words["clock"]
+    assert words["spent"] in text_of(page.get_by_test_id("spent"))
+    time_control = page.get_by_test_id("time-control")
+    expect(time_control).to_have_text("1+1")
+    expect(time_control).to_have_attribute("title", words["time_control"])
+
+
+def test_the_language_chosen_in_the_settings_follows_the_player(open_page, make_user) -> None:
+    """Chosen on the settings page, the language is the player's on any device, whatever its
+    browser prefers; the footer's switch changes the same setting."""
+    alice = make_user("alice")
+    page = open_page(alice, locale="en-US")
+    page.goto("/accounts/settings/")
+    page.get_by_test_id("settings-language").select_option("ru")
+    page.get_by_test_id("language-save").click()
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(page.locator("h1")).to_have_text("Настройки учётной записи")
+    expect(page.get_by_test_id("settings-language")).to_have_value("ru")
+    alice.refresh_from_db()
+    assert alice.language == "ru"
+
+    elsewhere = open_page(alice, locale="eu-ES")
+    elsewhere.goto("/rules/")
+    expect(elsewhere.locator("html")).to_have_attribute("lang", "ru")
+
+    page.get_by_test_id("language-select").select_option("pl")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.get_by_test_id("settings-language")).to_have_value("pl")
+    elsewhere.reload()
+    expect(elsewhere.locator("html")).to_have_attribute("lang", "pl")
+

@@ -87,6 +87,9 @@ def test_cancelling_the_search_leaves_the_pool(player_page):
     anna.goto("/lobby/")
     anna.get_by_test_id("pool-1+1").click()
     anna.get_by_test_id("searching").wait_for()
+    # The count's words in the plural form of the page's language (Intl.PluralRules).
+    waiting = anna.get_by_test_id("pool-1+1").locator("[data-role=waiting]")
+    waiting.filter(has_text="1 waiting").wait_for()
 
     anna.get_by_test_id("pool-cancel").click()
 

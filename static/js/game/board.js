@@ -5,6 +5,7 @@ import {
   cardBack, cardElement, cardName, sortHand, suitBadge, SUIT_SYMBOLS, suitOf,
 } from "./cards.js";
 import { el, fill } from "./dom.js";
+import { numberFormat } from "./numbers.js";
 import { panelMethods } from "./panel.js";
 
 const ANIMATION_MS = 380;
@@ -12,13 +13,14 @@ const LOW_TIME_MS = 10_000;
 
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);
-  const totalSeconds = Math.floor(clamped / 1000);
-  const minutes = Math.floor(totalSeconds / 60);
-  const seconds = totalSeconds % 60;
-  if (clamped < LOW_TIME_MS) {
-    return `${minutes}:${String(seconds).padStart(2, "0")}.${Math.floor((clamped % 1000) / 100)}`;
-  }
-  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+  const tenths = Math.floor(clamped / 100);
+  const minutes = Math.floor(tenths / 600);
+  // Under ten seconds the tenths show, with the language's decimal sign: "0:09,4" in Polish.
+  const digits = clamped < LOW_TIME_MS ? 1 : 0;
+  const seconds = numberFormat({
+    minimumIntegerDigits: 2, minimumFractionDigits: digits, maximumFractionDigits: digits,
+  }).format(digits ? (tenths % 600) / 10 : Math.floor((tenths % 600) / 10));
+  return `${numberFormat().format(minutes)}:${seconds}`;
 }
 
 export class Board {

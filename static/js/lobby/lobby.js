@@ -19,6 +19,9 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
+// The view gives a count's label in each plural form of the language (see i18n.plural_labels).
+const plurals = new Intl.PluralRules(document.documentElement.lang);
+
 function fill(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
 }
@@ -47,7 +50,7 @@ function renderCounts(pools) {
     const button = root.querySelector(`[data-pool="${CSS.escape(pool.key)}"]`);
     if (!button) continue;
     button.querySelector("[data-role=waiting]").textContent =
-      pool.waiting ? fill(labels.waiting, { count: pool.waiting }) : "";
+      pool.waiting ? fill(labels.waiting[plurals.select(pool.waiting)], { count: pool.waiting }) : "";
   }
 }
 

@@ -6,6 +6,7 @@
 
 import { Board } from "../game/board.js";
 import { moveHtml } from "../game/cards.js";
+import { numberFormat } from "../game/numbers.js";
 import { boardState, movedCards } from "./positions.js";
 
 function fill(template, values) {
@@ -14,7 +15,12 @@ function fill(template, values) {
 
 function formatSpent(ms) {
   if (ms === null || ms === undefined) return "";
-  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 60000) {
+    return numberFormat({
+      style: "unit", unit: "second", unitDisplay: "short",
+      minimumFractionDigits: 1, maximumFractionDigits: 1,
+    }).format(ms / 1000);
+  }
   const total = Math.round(ms / 1000);
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }

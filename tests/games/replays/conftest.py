@@ -24,11 +24,13 @@ def play_match(
     rng_seed: int = 1,
     start: datetime = T0,
     end: str = "",
+    spent: list[int] | None = None,
     **options,
 ) -> Match:
     """Create a match through the services and play random legal moves through
-    `services.move_apply` (each taking a few seconds of the clock) until it ends, or for
-    `moves` plies; then, if `end` is "resign", the seat to move resigns."""
+    `services.move_apply` (each taking a few seconds of the clock, or `spent[i]` ms for the
+    i-th) until it ends, or for `moves` plies; then, if `end` is "resign", the seat to move
+    resigns."""
     rng = random.Random(rng_seed)
     n = len(players)
     options.setdefault("trumps", "SHDC"[:n])
@@ -45,7 +47,7 @@ def play_match(
         # Prefer playing cards to taking, so that games end in a reasonable number of plies.
         cards = [m for m in legal if not m.startswith("+")]
         move = rng.choice(cards if cards and rng.random() < 0.85 else legal)
-        now += timedelta(milliseconds=rng.randrange(300, 4000))
+        now += timedelta(milliseconds=spent[played] if spent else rng.randrange(300, 4000))
         services.move_apply(match_id=match.pk, seat=match.to_move, move=move,
                             expected_ply=match.ply, now=now)
         played += 1
