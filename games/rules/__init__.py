@@ -7,13 +7,14 @@ The public API, by module (each module's docstring has the details):
 - ``moves``: ``Move``, ``MoveKind`` -- notation ``9H``, ``QH-7D``, ``QH``, ``+3``; int codes.
 - ``errors``: ``IllegalMoveError``, ``InvalidNotationError`` (both ``ValueError``).
 - ``state``: ``State`` -- a position: ``from_tpn``/``tpn``, ``legal_moves``, ``is_legal``,
-  ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), ``clone``, ``outcome``,
-  ``key``, ``observation``.
+  ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), each returning a token
+  for ``undo`` (takes the move back), ``clone``, ``outcome``, ``key``, ``observation``.
 - ``outcome``: ``Outcome`` (loser, places), ``Termination`` (why a game ended).
 - ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps),
   ``first_dealer``, ``next_dealer`` (who deals).
-- ``game``: ``Game`` -- history, repetition and move-limit draws, resignation, time loss,
-  ``position_at`` for replays; ``MOVE_LIMIT``.
+- ``game``: ``Game`` -- history (``moves``, ``position_keys``), ``undo`` of the last move,
+  repetition and move-limit draws, resignation, time loss, ``position_at`` for replays;
+  ``MOVE_LIMIT``.
 - ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``; ``play`` to
   follow the game from that seat; ``sample_state`` to fill in hidden cards for search.
 - ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.

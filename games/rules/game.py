@@ -10,6 +10,12 @@ player may resign or lose on time (RESIGNATION, TIMEOUT) and a game may be abort
 (ABORTED, no result). After the end no move is accepted.
 
 The clock itself is the site's business: ``timeout(seat)`` records its verdict.
+
+History: ``moves``, ``move_codes`` and ``position_keys()`` (``State.key()`` of every
+position the game has been in, the start first and the current one last: what repetition
+counts, and what a search needs to count it too). ``undo()`` takes the last move back, in
+the manner of python-chess's ``pop`` (``play`` being its ``push``): the state, the history
+and the repetition counts are then exactly as before that move.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from games.rules.errors import IllegalMoveError
 from games.rules.moves import Move, format_move_code, parse_move_code
 from games.rules.observation import Observation
 from games.rules.outcome import Outcome, Termination
-from games.rules.state import PositionKey, State
+from games.rules.state import PositionKey, State, Undo
 
 MOVE_LIMIT: Final = 2000
 
@@ -44,7 +50,9 @@ class Game:
         self.state = start.clone()
         self._codes: list[int] = []
         self._moves: list[Move] = []
-        self._seen: Counter[PositionKey] = Counter([start.key()])
+        self._undos: list[Undo] = []
+        self._keys: list[PositionKey] = [start.key()]
+        self._seen: Counter[PositionKey] = Counter(self._keys)
         self._ended: Outcome | None = None  # an end the position does not show
 
     @classmethod
@@ -79,6 +87,8 @@ class Game:
         new.state = self.state.clone()
         new._codes = self._codes[:]
         new._moves = self._moves[:]
+        new._undos = self._undos[:]
+        new._keys = self._keys[:]
         new._seen = self._seen.copy()
         new._ended = self._ended
         return new
@@ -115,6 +125,11 @@ class Game:
         for code in self._codes[:ply]:
             state.apply_code(code)
         return state
+
+    def position_keys(self) -> list[PositionKey]:
+        """``State.key()`` of every position the game has been in, in order: the start
+        first, the current position last (what repetition counts)."""
+        return self._keys[:]
 
     def repetitions(self) -> int:
         """How many times the current position has occurred, this time included."""
@@ -177,8 +192,27 @@ class Game:
             raise IllegalMoveError(format_move_code(code),
                                    f"the game is over ({outcome.termination.value})")
         resolved = Move.from_code(code, bool(self.state.pile_codes))
-        self.state.apply(resolved)
+        self._undos.append(self.state.apply(resolved))
         self._codes.append(code)
         self._moves.append(resolved)
-        self._seen[self.state.key()] += 1
+        key = self.state.key()
+        self._keys.append(key)
+        self._seen[key] += 1
         return resolved
+
+    def undo(self) -> Move:
+        """Take back the last move and return it (python-chess's ``pop``). Raises
+        IndexError if no move was played, and ValueError once the game was resigned, lost
+        on time or aborted (those ends are not the position's, and came after the move)."""
+        if self._ended is not None:
+            raise ValueError(f"the game has ended ({self._ended.termination.value}): "
+                             "no move can be taken back")
+        if not self._codes:
+            raise IndexError("no move has been played: there is nothing to undo")
+        key = self._keys.pop()
+        self._seen[key] -= 1
+        if not self._seen[key]:
+            del self._seen[key]
+        self.state.undo(self._undos.pop())
+        self._codes.pop()
+        return self._moves.pop()

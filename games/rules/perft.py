@@ -5,7 +5,9 @@ Public names: ``perft``, ``perft_divide``.
 ``perft(p, 0) = 1``; at a finished position ``perft(p, d) = 0`` for ``d > 0``; otherwise the
 sum over the legal moves of ``perft(child, d - 1)``. History rules (repetition, the move
 limit) are ignored: a TPN carries no history. The last ply is counted without being played
-(``State.count_legal_moves``), which is what makes depth 4 of the opening cheap.
+(``State.count_legal_moves``), which is what makes depth 4 of the opening cheap. The
+others are played and taken back on the one state (``apply_code``/``undo``), which costs
+less than a copy per move; the state is as it was when the count returns.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ def perft(state: State, depth: int) -> int:
         return state.count_legal_moves()
     total = 0
     for code in state.legal_move_codes():
-        child = state.clone()
-        child.apply_code(code)
-        total += perft(child, depth - 1)
+        undo = state.apply_code(code)
+        total += perft(state, depth - 1)
+        state.undo(undo)
     return total
 
 
@@ -35,7 +37,7 @@ def perft_divide(state: State, depth: int) -> dict[str, int]:
         raise ValueError(f"perft_divide needs a depth of 1 or more, got {depth}")
     counts = {}
     for code in state.legal_move_codes():
-        child = state.clone()
-        child.apply_code(code)
-        counts[format_move_code(code)] = perft(child, depth - 1)
+        undo = state.apply_code(code)
+        counts[format_move_code(code)] = perft(state, depth - 1)
+        state.undo(undo)
     return counts

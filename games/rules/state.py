@@ -7,6 +7,11 @@ A ``State`` is a position in the manner of OpenSpiel's state: ``legal_moves()``,
 ``apply_code(code)`` (the fast paths for search), ``clone()``, ``outcome()``. It carries
 no history: repetition and the move limit belong to ``Game``.
 
+Undo, for search (python-chess's ``push``/``pop``, without a stack inside the state):
+every ``apply*`` returns an ``Undo`` token, and ``undo(token)`` takes that move back,
+leaving the state exactly as before it (position, TPN and ``known_mask`` alike). Tokens
+are opaque and must be undone last applied first; one is cheaper than a ``clone()``.
+
 Representation (for speed): hands are ``int`` bit masks of card codes, the pile a list of
 codes bottom to top, trumps a list of suit indices. Beside the position the state carries,
 per seat, the mask of its cards that everyone knows it holds (``known_mask``): cards it
@@ -18,6 +23,7 @@ the sixes alone. Knowledge is not part of the position: ``key()`` and ``==`` ign
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from games.rules.cards import (
@@ -40,6 +46,10 @@ if TYPE_CHECKING:
     from games.rules.observation import Observation
 
 PositionKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+Undo = tuple[int, int, int, int, Sequence[int]]
+"""What ``State.undo`` needs to take a move back: the move's code, the mover, its hand and
+known cards before the move, and the cards a take took, in pile order (empty otherwise)."""
+_NOTHING_TAKEN: tuple[int, ...] = ()
 
 
 def take_count(pile: list[int] | tuple[int, ...], trump: int) -> int:
@@ -310,45 +320,51 @@ class State:
 
     # --- applying moves ---------------------------------------------------------------
 
-    def apply(self, move: Move | str) -> None:
+    def apply(self, move: Move | str) -> Undo:
         """Play a move after checking it; raises IllegalMoveError (or InvalidNotationError
         for bad text) and leaves the state unchanged if it is not legal."""
         code = parse_move_code(move) if isinstance(move, str) else move.code
         reason = self.illegal_reason(code)
         if reason is not None:
             raise IllegalMoveError(format_move_code(code), reason)
-        self.apply_code(code)
+        return self.apply_code(code)
 
-    def apply_unchecked(self, move: Move) -> None:
+    def apply_unchecked(self, move: Move) -> Undo:
         """Play a move known to be legal (from ``legal_moves``), without checks."""
-        self.apply_code(move.code)
+        return self.apply_code(move.code)
 
-    def apply_code(self, code: int) -> None:
-        """Play the move of a code known to be legal: the fast path for search."""
+    def apply_code(self, code: int) -> Undo:
+        """Play the move of a code known to be legal: the fast path for search. Returns the
+        token that ``undo`` takes it back with."""
         mover = self.to_move
         hands = self._hands
         pile = self._pile
+        known = self._known
+        hand = hands[mover]
+        knew = known[mover]
+        cards: Sequence[int] = _NOTHING_TAKEN
         if code < BEAT_BASE:
             bit = 1 << code
-            hands[mover] ^= bit
-            self._known[mover] &= ~bit
+            hands[mover] = hand ^ bit
+            known[mover] = knew & ~bit
             pile.append(code)
         elif code < TAKE_BASE:
             beater, second = divmod(code - BEAT_BASE, 36)
             bits = 1 << beater | 1 << second
-            hands[mover] ^= bits
-            self._known[mover] &= ~bits
+            hands[mover] = hand ^ bits
+            known[mover] = knew & ~bits
             pile.append(beater)
             pile.append(second)
         else:
             count = code - TAKE_BASE
+            cards = pile[-count:]
             taken = 0
-            for card in pile[-count:]:
+            for card in cards:
                 taken |= 1 << card
             del pile[-count:]
-            hands[mover] |= taken
+            hands[mover] = hand | taken
             # Taken in view of everyone: from now on all know this seat holds them.
-            self._known[mover] |= taken
+            known[mover] = knew | taken
         if not hands[mover]:
             self._out.append(mover)
         n = self.n_players
@@ -356,3 +372,22 @@ class State:
         while not hands[seat]:
             seat = seat + 1 if seat + 1 < n else 0
         self.to_move = seat
+        return code, mover, hand, knew, cards
+
+    def undo(self, token: Undo) -> None:
+        """Take back the move ``token`` was returned for, which must be the last move
+        applied and not yet undone: the state is then exactly as before that move."""
+        code, mover, hand, knew, cards = token
+        hands = self._hands
+        if not hands[mover]:
+            self._out.pop()  # the mover went out with that move
+        hands[mover] = hand
+        self._known[mover] = knew
+        pile = self._pile
+        if code < BEAT_BASE:
+            pile.pop()
+        elif code < TAKE_BASE:
+            del pile[-2:]
+        else:
+            pile.extend(cards)
+        self.to_move = mover
