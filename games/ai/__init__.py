@@ -27,6 +27,7 @@ history=()) -> Move``
 ``solve(state, history=(), *, all_moves=True, ...) -> Solution``
     The exact value of a duel position and every move that keeps it (``Solution.value``,
     ``.moves`` as codes, ``.moves_text()``); raises ``SearchTimeout`` past its budget.
+    ``history`` is as for ``choose_move`` (``Game.position_keys()``).
 
 Command lines: ``python -m games.ai`` (the engine protocol of INTERFACES.md),
 ``python -m games.ai.arena`` (bots against each other), ``python -m games.ai.bench``

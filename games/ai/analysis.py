@@ -39,34 +39,29 @@ def analyse(start: State | Game, moves: Sequence[Move | str] = (), *, seconds: f
     """The value-changing moves of a duel, given a ``Game`` or a start and its moves."""
     if isinstance(start, Game):
         game = start
-        start_state, codes = game.start, game.move_codes
     else:
-        replay = Game(start)
+        game = Game(start)
         for move in moves:
-            replay.play(move)
-        start_state, codes = start, replay.move_codes
-    if start_state.n_players != 2:
+            game.play(move)
+    if game.n_players != 2:
         raise ValueError("only duels can be analysed exactly")
-    states = [start_state.clone()]
-    for code in codes:
-        state = states[-1].clone()
-        state.apply_code(code)
-        states.append(state)
-    keys = [s.key() for s in states]
-    solutions: list[Solution | None] = []
-    for ply, state in enumerate(states):
-        solutions.append(_solve(state, keys[: ply + 1], seconds, max_cards))
+    keys = game.position_keys()
+    # One walk through the game on one state: each position is solved once, with the
+    # history up to it, and a move is judged by the solutions before and after it.
+    state = game.start.clone()
+    before = _solve(state, keys[:1], seconds, max_cards)
     mistakes = []
-    for ply, code in enumerate(codes):
-        before = solutions[ply]
-        if before is None or code in before.moves:
-            continue
-        after = _value_after(states[ply], states[ply + 1], solutions[ply + 1])
-        if after is None:
-            continue
-        pile_nonempty = bool(states[ply].pile_codes)
-        mistakes.append(Mistake(ply, Move.from_code(code, pile_nonempty), before.value, after,
-                                tuple(Move.from_code(c, pile_nonempty) for c in before.moves)))
+    for ply, code in enumerate(game.move_codes):
+        mover, pile_nonempty = state.to_move, bool(state.pile_codes)
+        state.apply_code(code)
+        after = _solve(state, keys[: ply + 2], seconds, max_cards)
+        if before is not None and code not in before.moves:
+            value_after = _value_after(mover, state, after)
+            if value_after is not None:
+                mistakes.append(Mistake(
+                    ply, Move.from_code(code, pile_nonempty), before.value, value_after,
+                    tuple(Move.from_code(c, pile_nonempty) for c in before.moves)))
+        before = after
     return mistakes
 
 
@@ -77,19 +72,17 @@ def _solve(state: State, history: list[PositionKey], seconds: float,
     in_play = sum(state.hand_size(s) for s in range(2)) + len(state.pile_codes)
     if in_play > max_cards:
         return None
-    duel_history = [(hands[0], hands[1], pile, to_move) for hands, pile, _, to_move in history]
     try:
-        return solve(state, duel_history, all_moves=True,
-                     deadline=time.monotonic() + seconds)
+        return solve(state, history, all_moves=True, deadline=time.monotonic() + seconds)
     except SearchTimeout:
         return None
 
 
-def _value_after(before: State, after: State, solution: Solution | None) -> int | None:
-    """The value for the player who moved from ``before`` to ``after``."""
+def _value_after(mover: int, after: State, solution: Solution | None) -> int | None:
+    """The value for ``mover`` of the position ``after`` its move."""
     outcome = after.outcome()
     if outcome is not None:
-        return 0 if outcome.loser is None else (-1 if outcome.loser == before.to_move else 1)
+        return 0 if outcome.loser is None else (-1 if outcome.loser == mover else 1)
     if solution is None:
         return None
-    return solution.value if after.to_move == before.to_move else -solution.value
+    return solution.value if after.to_move == mover else -solution.value

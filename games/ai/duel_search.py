@@ -1,6 +1,7 @@
 """What the exact solver and the heuristic search of the duel share: one search session.
 
-Public names: ``DuelSearch``, ``SearchTimeout``, ``duel_key``, ``CHECK_EVERY``.
+Public names: ``DuelSearch``, ``SearchTimeout``, ``duel_key``, ``repeated_keys``,
+``CHECK_EVERY``.
 
 A ``DuelSearch`` holds the table of the duel (``games.ai.duel``), the positions the game
 has seen twice (entering one again is its third occurrence, a draw), the budget, the
@@ -27,6 +28,7 @@ from contextlib import contextmanager
 from typing import Final, Generic, TypeVar
 
 from games.ai.duel import DuelTable, Key
+from games.rules.state import PositionKey
 
 CHECK_EVERY: Final = 255
 """The budget is checked when ``nodes & CHECK_EVERY == 0``."""
@@ -41,6 +43,17 @@ class SearchTimeout(Exception):
 def duel_key(me: int, opp: int, pile: tuple[int, ...], mover: int) -> Key:
     """The seat-absolute key of a duel position (like ``State.key`` without ``out``)."""
     return (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
+
+
+def repeated_keys(history: Iterable[PositionKey]) -> frozenset[Key]:
+    """The duel keys of the positions ``history`` holds twice or more: ``history`` is the
+    ``State.key()`` of every position the game has been in (``Game.position_keys()``), and
+    entering one of those again would be its third occurrence, a draw."""
+    counts: dict[Key, int] = {}
+    for hands, pile, _out, to_move in history:
+        key = (hands[0], hands[1], pile, to_move)
+        counts[key] = counts.get(key, 0) + 1
+    return frozenset(key for key, count in counts.items() if count >= 2)
 
 
 class DuelSearch(Generic[Entry]):

@@ -1,20 +1,23 @@
 """The playing levels and the one entry point the site uses: ``choose_move``.
 
 Public names: ``Level``, ``LEVELS``, ``STRONGEST``, ``level_budget``, ``choose_move``,
-``choose_code``, ``history_keys``.
+``choose_code``.
+
+A ``Game``'s history (``Game.position_keys()``) counts for repetition; for a ``State`` or an
+``Observation`` the caller may pass the same keys as ``history``.
 """
 
 from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.ai.baseline import beginner_code, greedy_code
 from games.ai.determinized import pimc_move
-from games.ai.duel import Key
 from games.ai.duel_engine import duel_move
+from games.ai.duel_search import repeated_keys
 from games.ai.view import legal_codes, view_of
 from games.rules.game import Game
 from games.rules.moves import Move
@@ -51,25 +54,6 @@ def _level(level: int) -> Level:
     return LEVELS[level - 1]
 
 
-def history_keys(game: Game) -> list[PositionKey]:
-    """The keys of every position the game has been in, the current one included."""
-    state = game.start.clone()
-    keys = [state.key()]
-    for code in game.move_codes:
-        state.apply_code(code)
-        keys.append(state.key())
-    return keys
-
-
-def _duel_repeated(history: Iterable[PositionKey]) -> set[Key]:
-    """Duel keys of positions seen twice: entering one again is the third time, a draw."""
-    counts: dict[Key, int] = {}
-    for hands, pile, _out, to_move in history:
-        key = (hands[0], hands[1], pile, to_move)
-        counts[key] = counts.get(key, 0) + 1
-    return {key for key, count in counts.items() if count >= 2}
-
-
 def choose_code(
     position: State | Observation | Game,
     level: int = STRONGEST,
@@ -86,7 +70,7 @@ def choose_code(
     if isinstance(position, Game):
         if position.is_over():
             raise ValueError("the game is over")
-        history = history_keys(position)
+        history = position.position_keys()
         position = position.state
     if position.is_over() if isinstance(position, State) else len(position.out) >= (
             position.n_players - 1):
@@ -108,7 +92,7 @@ def choose_code(
         if view.n_players == 2:
             state = position if isinstance(position, State) else position.to_state()
             depth = 2 if level == 3 else 64
-            return duel_move(state, seconds, repeated=_duel_repeated(history),
+            return duel_move(state, seconds, repeated=repeated_keys(history),
                              should_stop=should_stop, max_depth=depth, solve=level > 3,
                              info=info)
         # A rollout cannot be interrupted: keep one rollout's worth of time in hand.

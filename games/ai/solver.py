@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
-from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout
+from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout, repeated_keys
 from games.rules.moves import format_move_code
-from games.rules.state import State
+from games.rules.state import PositionKey, State
 
 __all__ = ["MAX_PLY", "SearchTimeout", "Solution", "Solver", "solve"]
 
@@ -161,24 +161,21 @@ class Solver(DuelSearch[tuple[int, int, int, Deps]]):
         return self.value(me, opp, pile, mover, alpha, beta, 1)[0]
 
 
-def solve(state: State, history: Iterable[Key] = (), *, all_moves: bool = True,
+def solve(state: State, history: Iterable[PositionKey] = (), *, all_moves: bool = True,
           collapse: bool = False, deadline: float | None = None,
           max_nodes: int | None = None) -> Solution:
     """Solve a duel position exactly (raises SearchTimeout past ``deadline``/``max_nodes``).
 
-    ``history`` holds the keys of the positions the game has seen, the current one
-    included; those seen twice already are draws to enter again."""
+    ``history`` holds the ``State.key()`` of every position the game has been in, the
+    current one included (``Game.position_keys()``); those seen twice already are draws to
+    enter again."""
     if state.n_players != 2:
         raise ValueError("only the duel is a game of perfect information")
     if state.is_over():
         raise ValueError("the game is over")
-    counts: dict[Key, int] = {}
-    for key in history:
-        counts[key] = counts.get(key, 0) + 1
     t0, t1 = state.trumps
     table = DuelTable((int(t0), int(t1)), state.strict, collapse)
-    solver = Solver(table, (k for k, c in counts.items() if c >= 2), deadline,
-                    max_nodes=max_nodes)
+    solver = Solver(table, repeated_keys(history), deadline, max_nodes=max_nodes)
     h0, h1 = state.hand_masks
     mover = state.to_move
     me, opp = (h0, h1) if mover == 0 else (h1, h0)

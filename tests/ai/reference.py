@@ -1,9 +1,8 @@
 """A brute-force reference: plain minimax over the rules engine's own State, no table,
-no ordering, no collapsing; a position repeated on the path is a draw."""
+no ordering, no collapsing; a position repeated on the path is a draw. Moves are played
+and taken back on the one state (``apply_code`` and ``undo``)."""
 
 from __future__ import annotations
-
-import random
 
 from games.rules.state import PositionKey, State
 
@@ -17,14 +16,7 @@ def minimax(state: State, path: set[PositionKey] | None = None) -> int:
     path.add(key)
     best = -2
     for code in state.legal_move_codes():
-        child = state.clone()
-        child.apply_code(code)
-        outcome = child.outcome()
-        if outcome is not None:
-            value = 0 if outcome.loser is None else (1 if outcome.loser != state.to_move else -1)
-        else:
-            value = -minimax(child, path)
-        best = max(best, value)
+        best = max(best, _move_value(state, code, path))
         if best == 1:
             break
     path.discard(key)
@@ -33,28 +25,18 @@ def minimax(state: State, path: set[PositionKey] | None = None) -> int:
 
 def move_values(state: State) -> dict[int, int]:
     """The value, for the mover, of each legal move."""
-    values = {}
-    for code in state.legal_move_codes():
-        child = state.clone()
-        child.apply_code(code)
-        outcome = child.outcome()
-        if outcome is not None:
-            values[code] = 0 if outcome.loser is None else (
-                1 if outcome.loser != state.to_move else -1)
-        else:
-            values[code] = -minimax(child, {state.key()})
-    return values
+    return {code: _move_value(state, code, {state.key()})
+            for code in state.legal_move_codes()}
 
 
-def tiny_position(rng: random.Random, n_cards: int) -> State:
-    cards = rng.sample(range(36), n_cards)
-    trumps = rng.sample(range(4), 2)
-    in_pile = rng.randint(0, n_cards - 2)
-    pile, rest = cards[:in_pile], cards[in_pile:]
-    split = rng.randint(1, len(rest) - 1)
-    hands = [0, 0]
-    for card in rest[:split]:
-        hands[0] |= 1 << card
-    for card in rest[split:]:
-        hands[1] |= 1 << card
-    return State(trumps, hands, pile, rng.randint(0, 1), [])
+def _move_value(state: State, code: int, path: set[PositionKey]) -> int:
+    """The value of the move for the mover, ``path`` holding the positions above it."""
+    mover = state.to_move
+    undo = state.apply_code(code)
+    outcome = state.outcome()
+    if outcome is not None:
+        value = 0 if outcome.loser is None else (1 if outcome.loser != mover else -1)
+    else:
+        value = -minimax(state, path)
+    state.undo(undo)
+    return value

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from games.ai.endgames import ENDGAMES_FILE, load_endgames
+from games.ai.endgames import ENDGAMES_FILE, load_endgames, random_endgame
 from games.ai.solver import solve
 from games.rules.state import State
-from tests.ai.reference import minimax, move_values, tiny_position
+from tests.ai.reference import minimax, move_values
 
 ENDGAMES = load_endgames(ENDGAMES_FILE)
 
@@ -23,7 +23,7 @@ def _cards(tpn: str) -> int:
 def test_solver_agrees_with_brute_force_minimax(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(40):
-        state = tiny_position(rng, rng.randint(3, 6))
+        state = random_endgame(rng, rng.randint(3, 6))
         solution = solve(state, all_moves=True)
         assert solution.value == minimax(state), state.tpn()
         values = move_values(state)
@@ -66,9 +66,7 @@ def test_a_position_seen_twice_is_a_draw_to_enter_again() -> None:
             child.apply_code(code)
             if child.outcome() is not None:
                 continue
-            h0, h1 = child.hand_masks
-            key = (h0, h1, child.pile_codes, child.to_move)
-            saved = solve(state, [key, key])
+            saved = solve(state, [child.key(), child.key()])
             assert saved.value == 0, endgame.tpn
             assert code in saved.moves
             checked += 1
@@ -85,7 +83,7 @@ def test_repetition_draws_are_not_stored_as_exact_values() -> None:
     rng = random.Random(11)
     compared = 0
     for _ in range(300):
-        state = tiny_position(rng, rng.randint(4, 6))
+        state = random_endgame(rng, rng.randint(4, 6))
         t0, t1 = state.trumps
         solver = Solver(DuelTable((int(t0), int(t1)), collapse=False))
         h0, h1 = state.hand_masks
