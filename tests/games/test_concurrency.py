@@ -3,12 +3,9 @@ the locked match row lets exactly one outcome be stored."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 
 from games import services
 from games.errors import PlayError
@@ -16,30 +13,9 @@ from games.models import Match, Move, Status, TerminationReason
 from games.rules import State
 from games.services import Player
 from tests.games.conftest import T0, at
+from tests.support.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(*calls: Callable[[], object]) -> list[object]:
-    """Run the calls in threads released together; each result or the PlayError raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except PlayError as error:
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def test_the_same_move_sent_twice_at_once_is_played_once(alice, bob):
@@ -55,7 +31,7 @@ def test_the_same_move_sent_twice_at_once_is_played_once(alice, bob):
                 match_id=match_id, seat=0, move=move, expected_ply=0, now=at(1)
             )
 
-        results = race(send, send)
+        results = run_together(send, send, expected=PlayError)
 
         errors = [r for r in results if isinstance(r, PlayError)]
         assert len(errors) == 1
@@ -82,7 +58,7 @@ def test_a_move_racing_the_flag_leaves_exactly_one_outcome(alice, bob):
         )
         calls = (move_call, flag_call) if round_ % 2 else (flag_call, move_call)
 
-        race(*calls)
+        run_together(*calls, expected=PlayError)
 
         match = Match.objects.get(pk=match.pk)
         moves = Move.objects.filter(match=match).count()
@@ -105,10 +81,11 @@ def test_a_resignation_racing_a_move_leaves_one_consistent_match(alice, bob):
     )
     move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
 
-    race(
+    run_together(
         lambda: services.move_apply(match_id=match.pk, seat=0, move=move, expected_ply=0,
                                     now=at(1)),
         lambda: services.match_resign(match_id=match.pk, seat=1, now=at(1)),
+        expected=PlayError,
     )
 
     match = Match.objects.get(pk=match.pk)

@@ -8,34 +8,16 @@ import asyncio
 import http.cookiejar
 import json
 import re
-import subprocess
-import sys
 import urllib.parse
 import urllib.request
 
 import websockets
 
-from tests.site.test_embedded_default import embedded_env
-from tests.support.processes import REPO_ROOT, ManagedProcess, free_port, wait_for_http
+from tests.support.embedded import embedded_daphne, migrated_env
 
 
 def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
-    env = embedded_env(tmp_path)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=REPO_ROOT, env=env, check=True, capture_output=True,
-    )
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = ManagedProcess(
-        name="embedded daphne",
-        args=[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-              "yourtrumps_site.asgi:application"],
-        env=env,
-        log_path=tmp_path / "daphne.log",
-    ).start()
-    try:
-        wait_for_http(f"{base}/healthz", server)
+    with embedded_daphne(migrated_env(tmp_path), tmp_path) as base:
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         page = opener.open(f"{base}/play/ai/", timeout=10).read().decode()
@@ -52,7 +34,7 @@ def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
 
         async def play() -> dict:
             async with websockets.connect(
-                f"ws://127.0.0.1:{port}/ws/match/{match_id}/", origin=base,
+                f"ws{base.removeprefix('http')}/ws/match/{match_id}/", origin=base,
                 additional_headers={"Cookie": cookie},
             ) as socket:
                 state: dict = {}
@@ -79,8 +61,6 @@ def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
                 return state
 
         final = asyncio.run(play())
-    finally:
-        server.stop()
 
     assert final["you"] == 0
     assert final["seats"][0]["kind"] == "guest"

@@ -5,41 +5,19 @@ a barrier releases them together."""
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games.matchmaking import services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Pool, PoolEntry
 from games.models import Match, Seat
+from tests.support.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(*calls):
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait(5)
-            results[index] = call()
-        except Exception as error:  # kept to assert on, never lost
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def seats_per_user() -> Counter[int]:

@@ -4,12 +4,9 @@ daphne process): two players joining a pool are sent to one match."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 
 from tests.games.matchmaking.sockets import LobbySocket
-from tests.site.test_embedded_default import embedded_env
-from tests.support.processes import REPO_ROOT, ManagedProcess, free_port, wait_for_http
+from tests.support.embedded import embedded_daphne, manage, migrated_env
 
 MAKE_PLAYERS = """
 from django.contrib.auth import get_user_model
@@ -23,22 +20,11 @@ for name in ("anna", "boris"):
 
 
 def test_two_players_are_paired_on_the_embedded_default(tmp_path):
-    env = embedded_env(tmp_path)
-    for command in (["migrate", "--noinput"], ["shell", "-c", MAKE_PLAYERS]):
-        done = subprocess.run([sys.executable, "manage.py", *command], cwd=REPO_ROOT, env=env,
-                              check=True, capture_output=True, text=True)
-    sessions = done.stdout.split()[-2:]  # after what the shell itself prints
-    port = free_port()
-    server = ManagedProcess(
-        name="embedded daphne",
-        args=[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-              "yourtrumps_site.asgi:application"],
-        env=env,
-        log_path=tmp_path / "daphne.log",
-    ).start()
-    url = f"http://127.0.0.1:{port}"
+    env = migrated_env(tmp_path)
+    # The two session keys, after whatever the shell itself prints.
+    sessions = manage(env, "shell", "-c", MAKE_PLAYERS).stdout.split()[-2:]
 
-    async def scenario():
+    async def scenario(url):
         sockets = [await LobbySocket.open(url, f"sessionid={key}") for key in sessions]
         try:
             for socket in sockets:
@@ -49,10 +35,7 @@ def test_two_players_are_paired_on_the_embedded_default(tmp_path):
             for socket in sockets:
                 await socket.close()
 
-    try:
-        wait_for_http(f"{url}/healthz", server)
-        paired = asyncio.run(scenario())
-    finally:
-        server.stop()
+    with embedded_daphne(env, tmp_path) as url:
+        paired = asyncio.run(scenario(url))
 
     assert paired[0]["match_id"] == paired[1]["match_id"]
