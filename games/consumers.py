@@ -40,7 +40,7 @@ from games import errors, selectors, services, snapshots
 from games.errors import PlayError
 from games.leases import leases
 from games.schemas import MoveMessage, TrumpMessage, client_message
-from yourtrumps_site.db_threads import db_call
+from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits
 
@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 2048
 
 
-class MatchConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
     match_id: int
     seat: int | None
     sent_version: int

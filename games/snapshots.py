@@ -60,10 +60,11 @@ def match_snapshot(*, match_id: int, now: datetime | None = None) -> Snapshot | 
 
 
 def snapshot_of(*, match: Match, seats: list[Seat], moves: list[tuple[int, str]],
-                now: datetime | None = None) -> Snapshot:
+                now: datetime | None = None, previous: Snapshot | None = None) -> Snapshot:
     """The snapshot of a match whose rows the caller holds: `moves` are (seat, text) by ply.
-    Reads only the players' ratings (a rated game) and the rematch (a game that is over)."""
-    ratings = _ratings(match, seats, now or timezone.now())
+    Reads only the players' ratings (a rated game, unless `previous`, an earlier snapshot of
+    the same game still being played, has them) and the rematch (a game that is over)."""
+    ratings = _ratings(match, seats, now or timezone.now(), previous)
     # A rematch can only follow a game that is over.
     rematch = (
         Match.objects.filter(previous=match).values_list("pk", flat=True).first()
@@ -117,11 +118,20 @@ def snapshot_of(*, match: Match, seats: list[Seat], moves: list[tuple[int, str]]
     }
 
 
-def _ratings(match: Match, seats: list[Seat], now: datetime) -> dict[int, dict[str, Any]]:
+_RATING_KEYS = ("rating", "provisional", "rating_delta")
+
+
+def _ratings(match: Match, seats: list[Seat], now: datetime,
+             previous: Snapshot | None = None) -> dict[int, dict[str, Any]]:
     """For a rated match: each player's rating (as it stands, or after the game once rated)
-    and, at the end, the change."""
+    and, at the end, the change. Ratings change only when a game ends, so while this one is
+    played those of a `previous` snapshot still hold."""
     if not match.rated:
         return {}
+    if (previous is not None and previous["id"] == match.pk and not match.is_over
+            and all("rating" in seat for seat in previous["seats"])):
+        return {seat["index"]: {key: seat[key] for key in _RATING_KEYS}
+                for seat in previous["seats"]}
     out: dict[int, dict[str, Any]] = {}
     current = {}
     waiting = [s.user_id for s in seats if s.user_id is not None and s.rating_after is None]
@@ -243,8 +253,7 @@ def snapshot_view(*, snapshot: Snapshot, viewer_seat: int | None,
                 "result": raw["result"],
                 "rating_before": raw["rating_before"],
                 "rating_after": raw["rating_after"],
-                **{key: raw[key] for key in ("rating", "provisional", "rating_delta")
-                   if key in raw},
+                **{key: raw[key] for key in _RATING_KEYS if key in raw},
             }
         )
     to_move = match.to_move

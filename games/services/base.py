@@ -98,10 +98,12 @@ def _trump_choice(match: Match) -> TrumpChoice:
 
 
 def _touch(match: Match, *, seats: list[Seat] | None = None,
-           moves: list[tuple[int, str]] | None = None) -> None:
+           moves: list[tuple[int, str]] | None = None,
+           previous: dict[str, Any] | None = None) -> None:
     """A change the clients must see: bump the version, save, broadcast after commit. A
-    caller that holds the match's seats and moves, as changed, passes them: the snapshot is
-    made from them instead of being read back after the commit."""
+    caller that holds the match's seats and moves, as changed, passes them (and the snapshot
+    of the version it changed, if it had one): the snapshot is made from them instead of
+    being read back after the commit."""
     from games.snapshots import snapshot_of
 
     match.version += 1
@@ -109,7 +111,7 @@ def _touch(match: Match, *, seats: list[Seat] | None = None,
     match_id, version = match.pk, match.version
     snapshot = None
     if seats is not None and moves is not None:
-        snapshot = snapshot_of(match=match, seats=seats, moves=moves)
+        snapshot = snapshot_of(match=match, seats=seats, moves=moves, previous=previous)
     transaction.on_commit(
         lambda: broadcast(match_id=match_id, version=version, snapshot=snapshot)
     )
@@ -182,9 +184,19 @@ def _schedule_followups(match: Match, seats: list[Seat]) -> None:
         )
 
 
-def match_moves(match: Match) -> list[tuple[int, str]]:
-    """The match's moves as (seat, text), in the order played."""
-    return list(Move.objects.filter(match=match).order_by("ply").values_list("seat", "text"))
+def match_moves(match: Match) -> tuple[list[tuple[int, str]], dict[str, Any] | None]:
+    """The match's moves as (seat, text), in the order played, and the snapshot they came
+    from if this process holds the one of the match's current version (a duel's process has
+    seen the event of the opponent's move), else None and they are read."""
+    from games.snapshots import recent
+
+    held = recent.get(match.pk, at_least=match.version)
+    # Versions only grow under the match's lock, and a snapshot is held only once its change
+    # committed: one of the locked row's version is the state of that row.
+    if held is not None and held["version"] == match.version:
+        return [(seat, text) for seat, text in held["moves"]], held
+    rows = Move.objects.filter(match=match).order_by("ply").values_list("seat", "text")
+    return list(rows), None
 
 
 def match_game_load(match: Match, moves: list[tuple[int, str]] | None = None) -> Game:
@@ -193,7 +205,7 @@ def match_game_load(match: Match, moves: list[tuple[int, str]] | None = None) ->
     start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
     seed = None if match.from_position else match.seed
     game = Game(start, seed=seed, dealer=None if seed is None else match.dealer)
-    for _seat, text in match_moves(match) if moves is None else moves:
+    for _seat, text in match_moves(match)[0] if moves is None else moves:
         game.play(text)
     return game
 

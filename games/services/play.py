@@ -215,6 +215,7 @@ def move_apply(
     now = now or timezone.now()
     flagged = False
     moves: list[tuple[int, str]] | None = None
+    held = None
     with transaction.atomic():
         match, seats = _lock(match_id)
         mover = _seat(seats, seat)
@@ -232,7 +233,7 @@ def move_apply(
             _lose(match, seats, seat, TerminationReason.TIMEOUT, now)
             flagged = True
         else:
-            moves = match_moves(match)
+            moves, held = match_moves(match)
             game = match_game_load(match, moves)
             try:
                 played = game.play(move)
@@ -264,7 +265,7 @@ def move_apply(
                 _finish(match, seats, outcome, outcome.termination.value, now)
             else:
                 match.to_move = game.state.to_move
-        _touch(match, seats=seats, moves=moves)
+        _touch(match, seats=seats, moves=moves, previous=held)
         _schedule_followups(match, seats)
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")
