@@ -148,14 +148,23 @@ def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = 
         except Exception:
             logger.exception("broadcast of match %s version %s failed", match_id, version)
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        send()
-    else:  # a thread that runs an event loop (a script, a test) cannot block on it
+    # Not called inside the `except`: async_to_sync carries the exception being handled into
+    # the event loop, and the traceback's cycle would keep this move's whole call stack for
+    # the garbage collector.
+    if _event_loop_running():  # a thread that runs an event loop (a script, a test)
         thread = threading.Thread(target=send, name=f"broadcast-{match_id}")
         thread.start()
         thread.join(10)
+    else:
+        send()
+
+
+def _event_loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def group_name(match_id: int) -> str:
