@@ -88,23 +88,27 @@ def seat_presence_renew(
     *, seats: Iterable[tuple[int, int]], now: datetime | None = None
 ) -> int:
     """Open sockets renew their seats' presence leases, given as (match id, seat index)
-    pairs: one statement for all the sockets of a process (no lock: it changes nothing
-    else). Returns how many seats were renewed."""
+    pairs: one statement for all the sockets of a process (no match lock: it changes nothing
+    else). Seats whose row a move is changing right now are skipped rather than waited for,
+    so a renewal never stalls moves behind it; a lease lasts three renewals. Returns how many
+    seats were renewed."""
     now = now or timezone.now()
     pairs = set(seats)
     if not pairs:
         return 0
-    by_match: dict[int, set[int]] = {}
-    for match_id, index in pairs:
-        by_match.setdefault(match_id, set()).add(index)
     # Most matches have one socket per process, so group by seat index: at most four terms.
-    by_index: dict[int, list[int]] = {}
-    for match_id, indexes in by_match.items():
-        for index in indexes:
-            by_index.setdefault(index, []).append(match_id)
+    by_index: dict[int, set[int]] = {}
+    for match_id, index in pairs:
+        by_index.setdefault(index, set()).add(match_id)
     which = Q()
     for index, match_ids in by_index.items():
         which |= Q(index=index, match_id__in=match_ids)
-    return Seat.objects.filter(which, connections__gt=0).update(
-        present_until=now + timedelta(seconds=presence_lease_seconds())
-    )
+    with transaction.atomic():
+        free = list(
+            Seat.objects.filter(which, connections__gt=0)
+            .select_for_update(skip_locked=True)
+            .values_list("pk", flat=True)
+        )
+        return Seat.objects.filter(pk__in=free).update(
+            present_until=now + timedelta(seconds=presence_lease_seconds())
+        )

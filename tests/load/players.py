@@ -146,8 +146,11 @@ class Player:
     # --- play ----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        # Spread the starts (over the ramp, if there is one).
-        await asyncio.sleep(self.rng.uniform(0, max(self.timing.ramp, self.timing.think_max)))
+        # Spread the starts over the ramp, if there is one, duel by duel: the players of a
+        # match arrive together (as after a pairing), within a second of each other.
+        spread = max(self.timing.ramp, self.timing.think_max)
+        start = random.Random(self.place.match_id).uniform(0, spread)
+        await asyncio.sleep(start + self.rng.uniform(0, 1))
         self.count_game()
         while True:
             try:
@@ -202,7 +205,25 @@ class Player:
                 if self.client.state is state:  # nothing changed meanwhile
                     await self.move(state)
                 continue
-            await self.recv()  # the other's move, or the AI's
+            await self.wait_for_others()
+
+    async def wait_for_others(self) -> None:
+        """Read until the others' move (or the AI's) arrives. After a long quiet (a player who
+        has not come back, or a state the channel layer dropped) ask for the state, as the
+        browser does, before counting the socket as broken."""
+        assert self.client is not None
+        try:
+            self.observe(await self.client.recv(REPLY_TIMEOUT))
+            return
+        except TimeoutError:
+            self.stats.quiet_syncs += 1
+        except (websockets.exceptions.ConnectionClosed, OSError) as error:
+            raise Broken(type(error).__name__) from error
+        try:
+            await self.client.send({"type": "sync"})
+        except (websockets.exceptions.ConnectionClosed, OSError) as error:
+            raise Broken(type(error).__name__) from error
+        await self.recv()  # the state (or the news that came meanwhile)
 
     async def think(self) -> None:
         """Think, reading what arrives meanwhile (so the state stays fresh)."""

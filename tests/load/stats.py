@@ -31,6 +31,7 @@ class Stats:
     connections_open: int = 0
     connections_peak: int = 0
     reconnects: int = 0
+    quiet_syncs: int = 0  # waits for the others' move that needed a `sync` to go on
     loop_lag_max: float = 0.0
     first_move_at: float | None = None
     last_move_at: float | None = None
@@ -60,6 +61,7 @@ class Stats:
         self.connections_open += other.connections_open
         self.connections_peak += other.connections_peak
         self.reconnects += other.reconnects
+        self.quiet_syncs += other.quiet_syncs
         self.loop_lag_max = max(self.loop_lag_max, other.loop_lag_max)
         for name, pick in (("first_move_at", min), ("last_move_at", max)):
             values = [v for v in (getattr(self, name), getattr(other, name)) if v is not None]

@@ -365,6 +365,7 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         "players": players,
         "connections_peak": stats.connections_peak,
         "reconnects": stats.reconnects,
+        "quiet_syncs": stats.quiet_syncs,
         "moves_acknowledged": len(stats.acks),
         "moves_per_second": round(len(stats.acks) / moving, 1) if moving > 0 else 0.0,
         "move_rtt_ms": ms_percentiles(stats.move_rtt),
@@ -411,6 +412,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         f"players {report['players']}, connections held (peak) {report['connections_peak']}, "
         f"reconnects {report['reconnects']}, run {report['elapsed_s']} s",
+        f"quiet waits (20 s without the others' move, then a sync) {report['quiet_syncs']}",
         f"moves acknowledged {report['moves_acknowledged']}, "
         f"{report['moves_per_second']} moves/s",
         f"move round trip (sent -> ok) ms: {fmt(report['move_rtt_ms'])}",
