@@ -5,25 +5,39 @@ socket's query waits behind every other socket's, including their waits for Post
 answers. `db_call` runs them on `settings.DB_THREADS` threads instead: the services lock the
 rows they change, so calls about different matches may overlap, and each thread keeps its own
 persistent connection (`CONN_MAX_AGE`). Like Channels' helper, it closes a connection that
-broke or outlived its age before and after each call.
+broke or outlived its age after each call.
 
 The embedded default (SQLite) has one thread: SQLite takes one writer at a time.
+
+What a change sets off after its commit (the broadcast to the match's sockets, the tasks it
+schedules) need not keep a database thread, and the reply to the player, waiting: code that
+runs on these threads can find the event loop that asked for the call
+(`event_loop_of_this_thread`) and hand work to the process's publisher thread
+(`off_the_reply_path`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.db import close_old_connections, connections
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
+logger = logging.getLogger(__name__)
+
 _executor: ThreadPoolExecutor | None = None
+_publisher: ThreadPoolExecutor | None = None
+_local = threading.local()
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -37,8 +51,54 @@ def _pool() -> ThreadPoolExecutor:
 
 async def db_call(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """`await db_call(f, ...)`: run `f(...)` on a database thread and return its result."""
-    call = DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool())
+    loop = asyncio.get_running_loop()
+
+    def on_thread(*args: P.args, **kwargs: P.kwargs) -> R:
+        _local.loop = loop
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _local.loop = None
+            _tidy_connections()
+
+    call = SyncToAsync(on_thread, thread_sensitive=False, executor=_pool())
     return await call(*args, **kwargs)  # type: ignore[no-any-return]
+
+
+def _tidy_connections() -> None:
+    """After each call, as Channels' helper does before and after: close a connection that
+    broke or outlived its age. One that just served the call without an error needs no
+    health check (`CONN_HEALTH_CHECKS`, a `SELECT 1` before the next call's first query):
+    if the server went away meanwhile, that query fails, the call is answered `unavailable`
+    and retried, and this closes the broken connection."""
+    close_old_connections()
+    for connection in connections.all(initialized_only=True):
+        if connection.connection is not None and not connection.errors_occurred:
+            connection.health_check_done = True
+
+
+def event_loop_of_this_thread() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose `db_call` is running on this thread, or None elsewhere."""
+    return getattr(_local, "loop", None)
+
+
+def off_the_reply_path(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> None:
+    """Run `function(*args, **kwargs)` now, or, on a database thread, soon on the process's
+    publisher thread (in the order given), so that the call and the reply waiting for it go
+    on. For what a committed change sets off: a failure is logged, not raised."""
+    global _publisher
+    if event_loop_of_this_thread() is None:
+        function(*args, **kwargs)
+        return
+    if _publisher is None:
+        _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="publisher")
+    _publisher.submit(function, *args, **kwargs).add_done_callback(_log_failure)
+
+
+def _log_failure(future: Future[Any]) -> None:
+    error = future.exception()
+    if error is not None:
+        logger.error("work set off by a change failed", exc_info=error)
 
 
 class OnDatabaseThreads:

@@ -157,16 +157,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
+    # Redis pub/sub: a message reaches each process in one push on its one subscribed
+    # connection. The list-based layer (`channels_redis.core`) took four round trips to Redis
+    # per message, one message at a time per process, and with 1,000 sockets its queue
+    # delayed the opponent's state by seconds (docs/reliability.md). Pub/sub keeps nothing
+    # for a process that is away; nothing depends on delivery (ARCHITECTURE.md): a client
+    # that hears nothing asks for the state (`sync`), and one that reconnects gets it.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
-                # channels-redis blocks in BZPOPMIN: a late answer crashed idle consumers.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
-                "capacity": 1500,
-                "expiry": 30,
             },
         }
     }

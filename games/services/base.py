@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from games.rules import (
     Suit,
     TrumpChoice,
 )
+from yourtrumps_site.db_threads import event_loop_of_this_thread, off_the_reply_path
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -141,10 +143,18 @@ def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = 
     layer = get_channel_layer()
     if layer is None:
         return
+    group = group_name(match_id)
+    loop = event_loop_of_this_thread()
+    if loop is not None:
+        # Called by a socket's database call: the event loop sends it, and neither the
+        # database thread nor the player's reply waits for Redis.
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.add_done_callback(lambda done: _log_broadcast_failure(done, match_id, version))
+        return
 
     def send() -> None:
         try:
-            async_to_sync(layer.group_send)(group_name(match_id), message)
+            async_to_sync(layer.group_send)(group, message)
         except Exception:
             logger.exception("broadcast of match %s version %s failed", match_id, version)
 
@@ -157,6 +167,13 @@ def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = 
         thread.join(10)
     else:
         send()
+
+
+def _log_broadcast_failure(done: Future[None], match_id: int, version: int) -> None:
+    error = done.exception()
+    if error is not None:
+        logger.error("broadcast of match %s version %s failed", match_id, version,
+                     exc_info=error)
 
 
 def _event_loop_running() -> bool:
@@ -179,11 +196,15 @@ def _schedule_followups(match: Match, seats: list[Seat]) -> None:
     if match.status == Status.PLAYING and match.to_move is not None:
         ply = match.ply
         if seats[match.to_move].is_ai:
-            transaction.on_commit(lambda: tasks.enqueue_ai_move(match_id=match_id, ply=ply))
+            transaction.on_commit(
+                lambda: off_the_reply_path(tasks.enqueue_ai_move, match_id=match_id, ply=ply)
+            )
         deadline = flag_at(match, seats)
         if deadline is not None:
             transaction.on_commit(
-                lambda: tasks.schedule_flag(match_id=match_id, ply=ply, at=deadline)
+                lambda: off_the_reply_path(
+                    tasks.schedule_flag, match_id=match_id, ply=ply, at=deadline
+                )
             )
     elif match.status == Status.TRUMPS and match.turn_started_at is not None:
         chosen = len(match.trumps_chosen)

@@ -147,10 +147,10 @@ class Player:
 
     async def run(self) -> None:
         # Spread the starts over the ramp, if there is one, duel by duel: the players of a
-        # match arrive together (as after a pairing), within a second of each other.
+        # match arrive together (as after a pairing), a moment apart.
         spread = max(self.timing.ramp, self.timing.think_max)
         start = random.Random(self.place.match_id).uniform(0, spread)
-        await asyncio.sleep(start + self.rng.uniform(0, 1))
+        await asyncio.sleep(start + self.rng.uniform(0, min(1.0, spread / 10)))
         self.count_game()
         while True:
             try:
@@ -166,6 +166,11 @@ class Player:
                 continue
             if not more:
                 break
+        if time.monotonic() >= self.timing.stop_at:
+            # The run is over: stay until every player has stopped (one who was thinking
+            # still plays its move), so that no measured move meets the others' leaving.
+            await asyncio.sleep(self.timing.stop_at + self.timing.think_max + 2
+                                - time.monotonic())
         await self.disconnect()
 
     def reconcile(self) -> None:
