@@ -212,15 +212,25 @@ class Player:
                 continue
             await self.wait_for_others()
 
+    def patience(self) -> float:
+        """How long to wait for the others: REPLY_TIMEOUT, and once the run is over only
+        until every player has made its last move (the others stop too)."""
+        now = time.monotonic()
+        if now < self.timing.stop_at:
+            return REPLY_TIMEOUT
+        return max(0.1, self.timing.stop_at + self.timing.think_max + 1 - now)
+
     async def wait_for_others(self) -> None:
         """Read until the others' move (or the AI's) arrives. After a long quiet (a player who
         has not come back, or a state the channel layer dropped) ask for the state, as the
         browser does, before counting the socket as broken."""
         assert self.client is not None
         try:
-            self.observe(await self.client.recv(REPLY_TIMEOUT))
+            self.observe(await self.client.recv(self.patience()))
             return
         except TimeoutError:
+            if time.monotonic() >= self.timing.stop_at:
+                return  # the run is over and the others have stopped
             self.stats.quiet_syncs += 1
         except (websockets.exceptions.ConnectionClosed, OSError) as error:
             raise Broken(type(error).__name__) from error
@@ -298,7 +308,14 @@ class Player:
             if reply["type"] == "ok" and reply.get("match_id"):
                 state = {**state, "rematch_id": reply["match_id"]}
         while (state.get("rematch_id") is None) and time.monotonic() < deadline:
-            await self.recv()
+            try:
+                self.observe(await self.client.recv(self.patience()))
+            except TimeoutError:
+                if time.monotonic() >= self.timing.stop_at:
+                    return False  # the run ended before the other offered the rematch
+                raise Broken("TimeoutError") from None
+            except (websockets.exceptions.ConnectionClosed, OSError) as error:
+                raise Broken(type(error).__name__) from error
             state = self.client.state
             assert state is not None
         if state.get("rematch_id") is None:
