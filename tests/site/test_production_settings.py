@@ -44,3 +44,11 @@ def test_an_unknown_environment_name_is_refused():
 
     assert result.returncode != 0
     assert "DJANGO_ENV must be 'embedded' or 'production'" in result.stderr
+
+
+def test_a_database_thread_count_that_is_not_a_positive_number_is_refused():
+    for bad in ("zero", "0", "-2"):
+        result = manage("check", DB_THREADS=bad)
+
+        assert result.returncode != 0
+        assert f"DB_THREADS must be a whole number of at least 1, not '{bad}'" in result.stderr
