@@ -49,11 +49,12 @@ def main() -> None:
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"movecost-{os.getpid()}-{i}") for i in range(2 * args.duels)
     )
-    matches = [
-        services.match_create(players=[Player(user=users[2 * i]), Player(user=users[2 * i + 1])],
-                              rated=True, clock_initial=600, clock_increment=5, trumps="SH")
-        for i in range(args.duels)
-    ]
+    def new_duel(index: int) -> Match:
+        return services.match_create(
+            players=[Player(user=users[2 * index]), Player(user=users[2 * index + 1])],
+            rated=True, clock_initial=600, clock_increment=5, trumps="SH")
+
+    matches = [new_duel(i) for i in range(args.duels)]
     apply_cpu = render_cpu = 0.0
     played = 0
     wall = time.perf_counter()
@@ -63,10 +64,7 @@ def main() -> None:
                 if played >= args.moves:
                     break
                 if match.is_over:
-                    matches[index] = match = services.match_create(
-                        players=[Player(user=users[2 * index]),
-                                 Player(user=users[2 * index + 1])],
-                        rated=True, clock_initial=600, clock_increment=5, trumps="SH")
+                    matches[index] = match = new_duel(index)
                 move = rng.choice(State.from_tpn(match.position_tpn).legal_moves())
                 started = time.process_time()
                 match = services.move_apply(match_id=match.pk, seat=match.to_move,

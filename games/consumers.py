@@ -31,7 +31,6 @@ import json
 import logging
 from typing import Any
 
-from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError, InterfaceError
 from django.utils import translation
@@ -56,7 +55,6 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
     sent_version: int
     language: str
     group: str | None = None
-    gone = False  # the socket is closed or closing: nothing more is sent on it
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -225,17 +223,4 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
         await self._send_state(snapshot)
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        if self.gone:
-            return
-        try:
-            await self.send(text_data=json.dumps(content, separators=(",", ":")))
-        except Disconnected:  # the client left while this was being answered
-            self.gone = True
-
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        self.gone = True
-        await super().close(code=code, reason=reason)
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        self.gone = True
-        await super().websocket_disconnect(message)
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))

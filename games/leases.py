@@ -37,10 +37,6 @@ class LeaseKeeper:
         if self._held[key] <= 0:
             del self._held[key]
 
-    @property
-    def held(self) -> int:
-        return len(self._held)
-
     async def _renew_while_held(self) -> None:
         interval = services.presence_lease_seconds() / 3
         while self._held:

@@ -214,13 +214,20 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.ai_level is not None:
-            return str(_("AI level %(level)d") % {"level": self.ai_level})
-        if self.user_id is not None:
-            return self.user.username
-        if self.guest_id:
-            return str(_("Guest"))
-        return str(_("deleted user"))
+        return player_name(
+            ai_level=self.ai_level,
+            username=self.user.username if self.user_id is not None else None,
+            guest=bool(self.guest_id),
+        )
+
+
+def player_name(*, ai_level: int | None, username: str | None, guest: bool) -> str:
+    """How a seat's player is named, in the active language."""
+    if ai_level is not None:
+        return str(_("AI level %(level)d") % {"level": ai_level})
+    if username is not None:
+        return username
+    return str(_("Guest")) if guest else str(_("deleted user"))
 
 
 class Move(models.Model):

@@ -21,10 +21,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext
 
-from games import services
-from games.models import Match, Move, Seat, Status, TerminationReason, Variant
+from games import selectors, services
+from games.models import Match, Seat, Status, TerminationReason, Variant, player_name
 from games.rules import State
 
 Snapshot = dict[str, Any]
@@ -50,12 +49,12 @@ def _seat_kind(seat: Seat) -> str:
 
 
 def match_snapshot(*, match_id: int, now: datetime | None = None) -> Snapshot | None:
-    """The match as it is in the database now (four or five queries), or None if gone."""
-    match = Match.objects.filter(pk=match_id).first()
+    """The match as it is in the database now (three to five queries), or None if gone."""
+    match = selectors.match_get(match_id=match_id)
     if match is None:
         return None
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    moves = list(Move.objects.filter(match=match).order_by("ply").values_list("seat", "text"))
+    seats = selectors.match_seats(match=match)
+    moves, _held = services.match_moves(match)
     return snapshot_of(match=match, seats=seats, moves=moves, now=now)
 
 
@@ -188,14 +187,6 @@ class _SeatFacts:
         return self.ai_level is not None
 
 
-def _display_name(seat: dict[str, Any]) -> str:
-    if seat["kind"] == "ai":
-        return gettext("AI level %(level)d") % {"level": seat["ai_level"]}
-    if seat["kind"] == "user":
-        return str(seat["username"])
-    return gettext("Guest") if seat["kind"] == "guest" else gettext("deleted user")
-
-
 def snapshot_view(*, snapshot: Snapshot, viewer_seat: int | None,
                   now: datetime | None = None) -> dict[str, Any]:
     """The state message for one seat (None: a spectator), as the board draws it."""
@@ -240,7 +231,8 @@ def snapshot_view(*, snapshot: Snapshot, viewer_seat: int | None,
         seat_views.append(
             {
                 "index": facts.index,
-                "name": _display_name(raw),
+                "name": player_name(ai_level=raw["ai_level"], username=raw["username"],
+                                    guest=raw["kind"] == "guest"),
                 "kind": raw["kind"],
                 "ai_level": raw["ai_level"],
                 "trump": raw["trump"],

@@ -92,13 +92,19 @@ def off_the_reply_path(function: Callable[..., Any], /, *args: Any, **kwargs: An
         return
     if _publisher is None:
         _publisher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="publisher")
-    _publisher.submit(function, *args, **kwargs).add_done_callback(_log_failure)
+    done = log_failure(f"{getattr(function, '__name__', function)} (set off by a change)")
+    _publisher.submit(function, *args, **kwargs).add_done_callback(done)
 
 
-def _log_failure(future: Future[Any]) -> None:
-    error = future.exception()
-    if error is not None:
-        logger.error("work set off by a change failed", exc_info=error)
+def log_failure(what: str) -> Callable[[Future[Any]], None]:
+    """A done-callback for work nobody waits for: logs its exception, naming `what`."""
+
+    def check(future: Future[Any]) -> None:
+        error = future.exception()
+        if error is not None:
+            logger.error("%s failed", what, exc_info=error)
+
+    return check
 
 
 class OnDatabaseThreads:

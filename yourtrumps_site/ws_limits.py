@@ -20,6 +20,9 @@ Every frame from the client passes two checks before the consumer's `receive` se
   parser raises `RecursionError` (not `ValueError`) near depth 1000, which would crash the
   consumer. The site's messages are flat objects.
 
+- **Departure.** Nothing is sent once the client has gone (a reply to a client that left
+  while it was being answered is dropped, not an error of the application).
+
 - **Outage.** A database error while a message is handled (PostgreSQL restarting or refusing
   connections) is answered `{"type": "error", "code": "unavailable", ...}` instead of crashing
   the consumer: the service's transaction was rolled back, so the client may send it again.
@@ -35,6 +38,7 @@ import logging
 import time
 from typing import Any
 
+from autobahn.exception import Disconnected
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError
 from django.utils import translation
@@ -115,7 +119,26 @@ class WebSocketLimits:
     """A mixin for `AsyncWebsocketConsumer` (and its JSON subclass): see the module doc."""
 
     ws_closing: bool = False
+    ws_gone: bool = False  # the client has left or the socket is closed: nothing more is sent
     ws_bucket: TokenBucket | None = None
+
+    async def send(self, *args: Any, **kwargs: Any) -> None:
+        """Send, unless the client has gone. A client that leaves while it is being answered
+        (daphne's protocol refuses the send) is not a failure of the consumer."""
+        if self.ws_gone:
+            return
+        try:
+            await super().send(*args, **kwargs)  # type: ignore[misc]
+        except Disconnected:
+            self.ws_gone = True
+
+    async def close(self, *args: Any, **kwargs: Any) -> None:
+        await super().close(*args, **kwargs)  # type: ignore[misc]
+        self.ws_gone = True
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.ws_gone = True
+        await super().websocket_disconnect(message)  # type: ignore[misc]
 
     @staticmethod
     def ws_max_frame_bytes() -> int:

@@ -21,6 +21,7 @@ from games.services.base import (
     claim_after_seconds,
     group_name,
     match_game_load,
+    match_moves,
     presence_lease_seconds,
     trump_choice_seconds,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "match_draw_offer",
     "match_flag",
     "match_game_load",
+    "match_moves",
     "match_nudge_ai",
     "match_rematch",
     "match_resign",

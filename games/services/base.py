@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,11 @@ from games.rules import (
     Suit,
     TrumpChoice,
 )
-from yourtrumps_site.db_threads import event_loop_of_this_thread, off_the_reply_path
+from yourtrumps_site.db_threads import (
+    event_loop_of_this_thread,
+    log_failure,
+    off_the_reply_path,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -149,7 +152,7 @@ def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = 
         # Called by a socket's database call: the event loop sends it, and neither the
         # database thread nor the player's reply waits for Redis.
         sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        sent.add_done_callback(lambda done: _log_broadcast_failure(done, match_id, version))
+        sent.add_done_callback(log_failure(f"broadcast of match {match_id} version {version}"))
         return
 
     def send() -> None:
@@ -167,13 +170,6 @@ def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = 
         thread.join(10)
     else:
         send()
-
-
-def _log_broadcast_failure(done: Future[None], match_id: int, version: int) -> None:
-    error = done.exception()
-    if error is not None:
-        logger.error("broadcast of match %s version %s failed", match_id, version,
-                     exc_info=error)
 
 
 def _event_loop_running() -> bool:

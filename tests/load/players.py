@@ -108,16 +108,33 @@ class Player:
             with contextlib.suppress(Exception):
                 await client.close()
 
-    async def recv(self, timeout: float = REPLY_TIMEOUT) -> dict[str, Any]:
+    async def read(self, timeout: float) -> dict[str, Any] | None:
+        """The next message (observed), or None if none came within `timeout`."""
         assert self.client is not None
         try:
             message = await self.client.recv(timeout)
-        except (websockets.exceptions.ConnectionClosed, TimeoutError, OSError) as error:
+        except TimeoutError:
+            return None
+        except (websockets.exceptions.ConnectionClosed, OSError) as error:
             raise Broken(type(error).__name__) from error
         if message.get("type") == "ok":
             self.last_ok_at = time.monotonic()
         self.observe(message)
         return message
+
+    async def recv(self, timeout: float = REPLY_TIMEOUT) -> dict[str, Any]:
+        """The next message; a socket silent for `timeout` counts as broken."""
+        message = await self.read(timeout)
+        if message is None:
+            raise Broken("TimeoutError")
+        return message
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.client is not None
+        try:
+            await self.client.send(message)
+        except (websockets.exceptions.ConnectionClosed, OSError) as error:
+            raise Broken(type(error).__name__) from error
 
     def observe(self, message: dict[str, Any]) -> None:
         if message.get("type") != "state":
@@ -224,20 +241,12 @@ class Player:
         """Read until the others' move (or the AI's) arrives. After a long quiet (a player who
         has not come back, or a state the channel layer dropped) ask for the state, as the
         browser does, before counting the socket as broken."""
-        assert self.client is not None
-        try:
-            self.observe(await self.client.recv(self.patience()))
+        if await self.read(self.patience()) is not None:
             return
-        except TimeoutError:
-            if time.monotonic() >= self.timing.stop_at:
-                return  # the run is over and the others have stopped
-            self.stats.quiet_syncs += 1
-        except (websockets.exceptions.ConnectionClosed, OSError) as error:
-            raise Broken(type(error).__name__) from error
-        try:
-            await self.client.send({"type": "sync"})
-        except (websockets.exceptions.ConnectionClosed, OSError) as error:
-            raise Broken(type(error).__name__) from error
+        if time.monotonic() >= self.timing.stop_at:
+            return  # the run is over and the others have stopped
+        self.stats.quiet_syncs += 1
+        await self.send({"type": "sync"})
         await self.recv()  # the state (or the news that came meanwhile)
 
     async def think(self) -> None:
@@ -246,12 +255,8 @@ class Player:
         deadline = time.monotonic() + self.rng.uniform(self.timing.think_min,
                                                        self.timing.think_max)
         while (remaining := deadline - time.monotonic()) > 0:
-            try:
-                self.observe(await self.client.recv(remaining))
-            except TimeoutError:
+            if await self.read(remaining) is None:
                 return
-            except (websockets.exceptions.ConnectionClosed, OSError) as error:
-                raise Broken(type(error).__name__) from error
 
     async def move(self, state: dict[str, Any]) -> None:
         move = self.rng.choice(state["legal_moves"])
@@ -275,11 +280,7 @@ class Player:
             self.ai_wait_from = None
 
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
-        assert self.client is not None
-        try:
-            await self.client.send(message)
-        except (websockets.exceptions.ConnectionClosed, OSError) as error:
-            raise Broken(type(error).__name__) from error
+        await self.send(message)
         while True:
             reply = await self.recv()
             if reply["type"] == "ok" and reply.get("for") == message["type"]:
@@ -308,14 +309,10 @@ class Player:
             if reply["type"] == "ok" and reply.get("match_id"):
                 state = {**state, "rematch_id": reply["match_id"]}
         while (state.get("rematch_id") is None) and time.monotonic() < deadline:
-            try:
-                self.observe(await self.client.recv(self.patience()))
-            except TimeoutError:
+            if await self.read(self.patience()) is None:
                 if time.monotonic() >= self.timing.stop_at:
                     return False  # the run ended before the other offered the rematch
-                raise Broken("TimeoutError") from None
-            except (websockets.exceptions.ConnectionClosed, OSError) as error:
-                raise Broken(type(error).__name__) from error
+                raise Broken("TimeoutError")
             state = self.client.state
             assert state is not None
         if state.get("rematch_id") is None:
