@@ -126,7 +126,7 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
                               kind if isinstance(kind, str) else None)
             return
         if message.type == "sync":
-            await db_call(services.match_nudge_ai, match_id=self.match_id)
+            await db_call(services.match_deadline_enforce, match_id=self.match_id)
             await self._send_state(await self._read_snapshot(), force=True)
             return
         if self.seat is None:

@@ -90,6 +90,9 @@ class Match(models.Model):
     # The seat to act: the chooser while choosing trumps, then the mover; None when over.
     to_move = models.PositiveSmallIntegerField(_("seat to act"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
+    # The next instant the clock acts if nobody does (the mover's flag, a trump choice's
+    # timeout, a late AI's task sent again): what the deadline watch looks for.
+    due_at = models.DateTimeField(_("next deadline"), null=True, blank=True)
     draw_offer_seat = models.PositiveSmallIntegerField(_("draw offered by"), null=True,
                                                        blank=True)
     rematch_offer_seat = models.PositiveSmallIntegerField(_("rematch offered by"), null=True,
@@ -116,6 +119,8 @@ class Match(models.Model):
             # Live games (spectating, the home page) and recent games lists.
             models.Index(fields=["status", "-created_at"], name="games_match_status_created"),
             models.Index(fields=["-finished_at"], name="games_match_finished"),
+            models.Index(fields=["due_at"], name="games_match_due",
+                         condition=models.Q(due_at__isnull=False)),
         ]
 
     def __str__(self) -> str:

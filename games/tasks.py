@@ -3,33 +3,29 @@ does nothing if the match has moved on, so running one twice (acks late, a worke
 mid-task) is harmless.
 
 - `ai_move(match_id, ply)`: the AI chooses and plays its move through `services.move_apply`.
-- `match_flag(match_id, ply)`: at the moment the mover's clock reaches zero, they lose.
-- `trump_timeout(match_id, chosen)`: a chooser who did not choose in time gets a random suit.
 
-The timed ones are scheduled with an ETA; in the embedded default (Celery eager) a timer
-thread stands in for the ETA.
+What the clock makes happen (flags, trump-choice timeouts, a late AI's task sent again) is no
+task: every worker runs the deadline watch (`games.deadline_watch`), started here when the
+worker is ready.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
-from django.db import close_old_connections
+from celery.signals import worker_ready
 from django.utils import timezone
 
-from games import services
+from games import deadline_watch, services
 from games.errors import PlayError
 from games.models import Match, Seat, Status
 from games.rules import Game, Move
-from yourtrumps_site.celery import app, enqueue
+from yourtrumps_site.celery import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -101,26 +97,6 @@ def ai_move(match_id: int, ply: int) -> str | None:
     return str(move)
 
 
-@shared_task(name="games.match_flag", acks_late=True, ignore_result=True)
-def match_flag(match_id: int, ply: int) -> None:
-    try:
-        deadline = services.match_flag(match_id=match_id, ply=ply)
-    except PlayError:  # the match is gone
-        return
-    if deadline is not None:  # woke up early (clock skew): try again at the deadline
-        schedule_flag(match_id=match_id, ply=ply, at=deadline)
-
-
-@shared_task(name="games.trump_timeout", acks_late=True, ignore_result=True)
-def trump_timeout(match_id: int, chosen: int) -> None:
-    try:
-        deadline = services.match_trump_timeout(match_id=match_id, chosen=chosen)
-    except PlayError:  # the match is gone
-        return
-    if deadline is not None:
-        schedule_trump_timeout(match_id=match_id, chosen=chosen, at=deadline)
-
-
 # --- sending them ----------------------------------------------------------------------------
 
 
@@ -128,31 +104,6 @@ def enqueue_ai_move(*, match_id: int, ply: int) -> None:
     enqueue(ai_move, match_id, ply)
 
 
-def schedule_flag(*, match_id: int, ply: int, at: datetime) -> None:
-    _schedule(match_flag, at, match_id, ply)
-
-
-def schedule_trump_timeout(*, match_id: int, chosen: int, at: datetime) -> None:
-    _schedule(trump_timeout, at, match_id, chosen)
-
-
-def _schedule(task: Any, at: datetime, *args: Any) -> None:
-    """Run `task` at `at`: a Celery ETA, or a timer thread when Celery runs eagerly."""
-    # A few milliseconds late rather than early: an early run only reschedules itself.
-    slack = getattr(settings, "GAMES_TIMER_SLACK_SECONDS", 0.05)
-    if app.conf.task_always_eager:
-        delay = max(0.0, (at - timezone.now()).total_seconds() + slack)
-        timer = threading.Timer(delay, _run_eagerly, args=(task, args))
-        timer.daemon = True
-        timer.start()
-    else:
-        task.apply_async(args=args, eta=at)
-
-
-def _run_eagerly(task: Any, args: tuple[Any, ...]) -> None:
-    try:
-        task.apply(args=args)
-    except Exception:
-        logger.exception("the timed task %s%r failed", task.name, args)
-    finally:
-        close_old_connections()
+@worker_ready.connect
+def _watch_deadlines(**_: Any) -> None:
+    deadline_watch.start()

@@ -16,6 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import deadline_watch  # noqa: E402
 from yourtrumps_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -34,6 +35,10 @@ application = ProtocolTypeRouter(
 # generation is collected less often (a WebSocket server makes many short-lived objects and,
 # since `games.services.base.broadcast` stopped leaving each move's stack in a traceback
 # cycle, few cycles).
+# Where Celery is eager (the embedded default) there is no worker to watch the clocks'
+# deadlines (flags, trump-choice timeouts): this process does.
+deadline_watch.start_if_no_worker()
+
 gc.collect()
 gc.freeze()
 gc.set_threshold(20_000, 20, 20)

@@ -2,7 +2,9 @@
 
 Every service runs in one transaction with the match row locked (`select_for_update`), checks
 what the actor may do, writes, and only on commit broadcasts the new version to the group
-`match-<id>` and schedules what follows (the AI's move, the flag, the trump-choice timeout).
+`match-<id>` and sends what follows (the AI's move). A change of turn also writes the match's
+next deadline (`Match.due_at`: the flag, the trump-choice timeout, a late AI), which the
+deadline watch enforces (`deadlines`).
 A refusal raises `games.errors.PlayError` with a stable code and changes nothing.
 
 Time is injected: every service takes `now` (default `timezone.now()`), so the tests of clocks,
@@ -19,6 +21,7 @@ from games.services.base import (
     ai_stall_seconds,
     broadcast,
     claim_after_seconds,
+    due_at,
     group_name,
     match_game_load,
     match_moves,
@@ -26,6 +29,7 @@ from games.services.base import (
     trump_choice_seconds,
 )
 from games.services.clocks import flag_at, remaining_ms
+from games.services.deadlines import deadlines_enforce, match_deadline_enforce
 from games.services.endings import (
     can_abort,
     match_abort,
@@ -38,9 +42,6 @@ from games.services.endings import (
 from games.services.play import (
     match_choose_trump,
     match_create,
-    match_flag,
-    match_nudge_ai,
-    match_trump_timeout,
     move_apply,
 )
 from games.services.presence import (
@@ -61,6 +62,8 @@ __all__ = [
     "can_abort",
     "claim_after_seconds",
     "claim_available_at",
+    "deadlines_enforce",
+    "due_at",
     "flag_at",
     "group_name",
     "is_present",
@@ -68,16 +71,14 @@ __all__ = [
     "match_choose_trump",
     "match_claim_victory",
     "match_create",
+    "match_deadline_enforce",
     "match_draw_accept",
     "match_draw_decline",
     "match_draw_offer",
-    "match_flag",
     "match_game_load",
     "match_moves",
-    "match_nudge_ai",
     "match_rematch",
     "match_resign",
-    "match_trump_timeout",
     "move_apply",
     "next_dealer",
     "presence_lease_seconds",

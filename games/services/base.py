@@ -7,7 +7,7 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -106,11 +106,17 @@ def _touch(match: Match, *, seats: list[Seat] | None = None,
            moves: list[tuple[int, str]] | None = None,
            previous: dict[str, Any] | None = None) -> None:
     """A change the clients must see: bump the version, save, broadcast after commit. A
-    caller that holds the match's seats and moves, as changed, passes them (and the snapshot
-    of the version it changed, if it had one): the snapshot is made from them instead of
-    being read back after the commit."""
+    caller that changed the turn passes the match's seats, and the match's next deadline is
+    set from them. A caller that also holds the moves, as changed, passes them (and the
+    snapshot of the version it changed, if it had one): the snapshot is made from them
+    instead of being read back after the commit."""
     from games.snapshots import snapshot_of
 
+    if seats is not None:
+        match.due_at = due_at(match, seats)
+    elif match.is_over:
+        match.due_at = None
+    # Otherwise the turn is unchanged (an offer, a presence), and so is the deadline.
     match.version += 1
     match.save()
     match_id, version = match.pk, match.version
@@ -184,29 +190,36 @@ def group_name(match_id: int) -> str:
     return f"match-{match_id}"
 
 
+def due_at(match: Match, seats: list[Seat], *, now: datetime | None = None) -> datetime | None:
+    """The next instant the clock acts on the match if nobody does: the trump chooser's
+    timeout, the mover's flag, or the moment the AI to move counts as late (its task is then
+    sent again; once that moment has passed, `now` + the stall time)."""
+    if match.turn_started_at is None:
+        return None
+    if match.status == Status.TRUMPS:
+        return match.turn_started_at + timedelta(seconds=trump_choice_seconds())
+    if match.status != Status.PLAYING or match.to_move is None:
+        return None
+    instants = []
+    if (flag := flag_at(match, seats)) is not None:
+        instants.append(flag)
+    if seats[match.to_move].is_ai:
+        late = match.turn_started_at + timedelta(seconds=ai_stall_seconds())
+        if now is not None and late <= now:
+            late = now + timedelta(seconds=ai_stall_seconds())
+        instants.append(late)
+    return min(instants, default=None)
+
+
 def _schedule_followups(match: Match, seats: list[Seat]) -> None:
-    """After commit: the AI's move, the flag at the mover's zero, the trump-choice timeout."""
+    """After commit: the AI's move, if it is to move."""
     from games import tasks
 
     match_id = match.pk
-    if match.status == Status.PLAYING and match.to_move is not None:
+    if match.status == Status.PLAYING and match.to_move is not None and seats[match.to_move].is_ai:
         ply = match.ply
-        if seats[match.to_move].is_ai:
-            transaction.on_commit(
-                lambda: off_the_reply_path(tasks.enqueue_ai_move, match_id=match_id, ply=ply)
-            )
-        deadline = flag_at(match, seats)
-        if deadline is not None:
-            transaction.on_commit(
-                lambda: off_the_reply_path(
-                    tasks.schedule_flag, match_id=match_id, ply=ply, at=deadline
-                )
-            )
-    elif match.status == Status.TRUMPS and match.turn_started_at is not None:
-        chosen = len(match.trumps_chosen)
-        at = match.turn_started_at + timedelta(seconds=trump_choice_seconds())
         transaction.on_commit(
-            lambda: tasks.schedule_trump_timeout(match_id=match_id, chosen=chosen, at=at)
+            lambda: off_the_reply_path(tasks.enqueue_ai_move, match_id=match_id, ply=ply)
         )
 
 

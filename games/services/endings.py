@@ -46,7 +46,7 @@ def match_resign(*, match_id: int, seat: int, now: datetime | None = None) -> Ma
 
 
 def _mover_time_out(match: Match, seats: list[Seat], now: datetime) -> int | None:
-    """The mover's seat if their time has already run out (the flag task may be late)."""
+    """The mover's seat if their time has already run out (the watch may not have looked yet)."""
     deadline = flag_at(match, seats)
     if deadline is not None and now >= deadline:
         return match.to_move

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,12 +36,10 @@ from games.services.base import (
     _seat,
     _touch,
     _trump_choice,
-    ai_stall_seconds,
     match_game_load,
     match_moves,
-    trump_choice_seconds,
 )
-from games.services.clocks import _elapsed_ms, flag_at
+from games.services.clocks import _elapsed_ms
 from games.services.finishing import _finish, _lose
 
 logger = logging.getLogger(__name__)
@@ -154,7 +152,7 @@ def match_create(
             _start_play(match, seats, suits, now)
         else:
             _advance_trumps(match, seats, now)
-        _touch(match)
+        _touch(match, seats=seats)
         _schedule_followups(match, seats)
     return match
 
@@ -179,32 +177,9 @@ def match_choose_trump(
             raise PlayError(errors.BAD_TRUMP, str(error)) from None
         match.trumps_chosen = "".join(s.letter for s in choice.chosen)
         _advance_trumps(match, seats, now)
-        _touch(match)
+        _touch(match, seats=seats)
         _schedule_followups(match, seats)
     return match
-
-
-def match_trump_timeout(
-    *, match_id: int, chosen: int, now: datetime | None = None
-) -> datetime | None:
-    """A chooser who did not choose in time gets a random free suit. `chosen` is how many
-    suits had been chosen when the timeout was scheduled: later choices make it void.
-    Returns the deadline if it has not come yet (the caller tries again then)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match, seats = _lock(match_id)
-        if match.status != Status.TRUMPS or len(match.trumps_chosen) != chosen:
-            return None
-        assert match.turn_started_at is not None
-        deadline = match.turn_started_at + timedelta(seconds=trump_choice_seconds())
-        if now < deadline:
-            return deadline
-        choice = _trump_choice(match).choose_random(random.SystemRandom())
-        match.trumps_chosen = "".join(s.letter for s in choice.chosen)
-        _advance_trumps(match, seats, now)
-        _touch(match)
-        _schedule_followups(match, seats)
-    return None
 
 
 def move_apply(
@@ -270,48 +245,3 @@ def move_apply(
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")
     return match
-
-
-def match_flag(*, match_id: int, ply: int, now: datetime | None = None) -> datetime | None:
-    """At the flag moment: if the game is still at `ply` and the mover's time is out, the
-    mover loses on time. Returns the deadline if it has not come yet (try again then)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        match, seats = _lock(match_id)
-        if match.status != Status.PLAYING or match.ply != ply:
-            return None
-        deadline = flag_at(match, seats)
-        if deadline is None:
-            return None
-        if now < deadline:
-            return deadline
-        assert match.to_move is not None
-        _lose(match, seats, match.to_move, TerminationReason.TIMEOUT, now)
-        _touch(match)
-    return None
-
-
-def match_nudge_ai(*, match_id: int, now: datetime | None = None) -> bool:
-    """If the AI has been to move for too long (its task lost with a broker or a worker),
-    send its task again; the task is idempotent, so a duplicate does no harm. A mover whose
-    time is out loses now, whatever became of the flag task. Called when a client asks for
-    the state. Returns whether an AI task was sent."""
-    from games import tasks
-
-    now = now or timezone.now()
-    match = Match.objects.filter(pk=match_id, status=Status.PLAYING).first()
-    if match is None or match.to_move is None or match.turn_started_at is None:
-        return False
-    deadline = flag_at(match, list(Seat.objects.filter(match=match).order_by("index")))
-    if deadline is not None and now >= deadline:
-        # The flag task is late or lost too: decide the flag now.
-        match_flag(match_id=match_id, ply=match.ply, now=now)
-        return False
-    if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
-        return False
-    if not Seat.objects.filter(match=match, index=match.to_move, ai_level__isnull=False).exists():
-        return False
-    logger.warning("match %s: the AI's move at ply %s is late; sending its task again",
-                   match_id, match.ply)
-    tasks.enqueue_ai_move(match_id=match_id, ply=match.ply)
-    return True

@@ -49,13 +49,11 @@ def test_a_move_racing_the_flag_leaves_exactly_one_outcome(alice, bob):
             clock_initial=60, clock_increment=0, now=T0,
         )
         move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
-        # The move comes in just in time; the flag task fires at the deadline.
+        # The move comes in just in time; the deadline watch looks at the deadline.
         move_call = lambda m=match.pk, mv=move: services.move_apply(  # noqa: E731
             match_id=m, seat=0, move=mv, expected_ply=0, now=deadline - timedelta(milliseconds=1)
         )
-        flag_call = lambda m=match.pk: services.match_flag(  # noqa: E731
-            match_id=m, ply=0, now=deadline
-        )
+        flag_call = lambda: services.deadlines_enforce(now=deadline)  # noqa: E731
         calls = (move_call, flag_call) if round_ % 2 else (flag_call, move_call)
 
         run_together(*calls, expected=PlayError)

@@ -13,7 +13,7 @@ import urllib.request
 
 import websockets
 
-from tests.support.embedded import embedded_daphne, migrated_env
+from tests.support.embedded import embedded_daphne, manage, migrated_env
 
 
 def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
@@ -66,3 +66,31 @@ def test_a_guest_plays_the_ai_on_the_embedded_default(tmp_path):
     assert final["seats"][0]["kind"] == "guest"
     assert final["seats"][1]["kind"] == "ai"
     assert final["ply"] >= 3
+
+
+def test_the_embedded_default_flags_a_silent_mover_without_any_worker(tmp_path):
+    env = migrated_env(tmp_path)
+    with embedded_daphne(env, tmp_path) as base:
+        # Made by another process: only the server's own deadline watch can see the clock run
+        # out (no task, no socket action announces it).
+        created = manage(env, "shell", "-c", (
+            "from games import services; from games.services import Player; "
+            "print(services.match_create(players=[Player(guest_id='g-a'), "
+            "Player(guest_id='g-b')], dealer=1, trumps='SH', clock_initial=1).pk)"
+        ))
+        match_id = int(created.stdout.split()[-1])
+
+        async def watch() -> dict:
+            async with websockets.connect(
+                f"ws{base.removeprefix('http')}/ws/match/{match_id}/", origin=base
+            ) as spectator:
+                while True:
+                    message = json.loads(await asyncio.wait_for(spectator.recv(), 15))
+                    if message["type"] == "state" and message["status"] != "playing":
+                        return message
+
+        final = asyncio.run(watch())
+
+    assert final["status"] == "finished"
+    assert final["result"]["termination"] == "timeout"
+    assert final["result"]["loser"] == 0

@@ -1,5 +1,5 @@
-"""A silent mover loses on time: the flag task, scheduled with an ETA at the moment the clock
-runs out, is run by the real Celery worker, and a spectator's socket sees the result."""
+"""A silent mover loses on time: the deadline watch of the real Celery worker sees the clock
+run out, and a spectator's socket sees the result."""
 
 from __future__ import annotations
 

@@ -94,15 +94,20 @@ def test_a_chooser_who_does_not_choose_in_time_gets_a_random_free_suit(alice, bo
     match = duel(alice, bob, trumps=None, dealer=1)
     limit = services.trump_choice_seconds()
 
-    early = services.match_trump_timeout(match_id=match.pk, chosen=0, now=at(limit - 1))
-    assert early == at(limit)
+    assert reload(match).due_at == at(limit)
+    services.deadlines_enforce(now=at(limit - 1))
     assert reload(match).trumps_chosen == ""
 
-    services.match_trump_timeout(match_id=match.pk, chosen=0, now=at(limit))
+    services.deadlines_enforce(now=at(limit))
     assert len(reload(match).trumps_chosen) == 1
-    # A stale timeout (for a choice already made) does nothing.
-    services.match_trump_timeout(match_id=match.pk, chosen=0, now=at(limit * 3))
+    # The next chooser's time starts now: nothing more until it has run out too.
+    assert reload(match).due_at == at(2 * limit)
+    services.deadlines_enforce(now=at(2 * limit - 1))
     assert len(reload(match).trumps_chosen) == 1
+    services.deadlines_enforce(now=at(2 * limit))
+    match = reload(match)
+    assert len(match.trumps_chosen) == 2
+    assert (match.status, match.due_at) == (Status.PLAYING, None)  # dealt; untimed
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -202,16 +207,15 @@ def test_a_move_after_the_flag_loses_on_time(alice, bob):
     assert not Move.objects.filter(match=match).exists()
 
 
-def test_the_flag_task_ends_a_silent_movers_game_only_when_their_time_is_out(alice, bob):
+def test_the_deadline_watch_ends_a_silent_movers_game_only_when_their_time_is_out(alice, bob):
     match = duel(alice, bob, clock_initial=60, clock_increment=1)
     play(match, legal(match)[0], now=at(5))  # seat 1 to move, 60 s from at(5)
+    assert reload(match).due_at == at(65)
 
-    assert services.match_flag(match_id=match.pk, ply=1, now=at(64)) == at(65)
-    assert reload(match).status == Status.PLAYING
-    assert services.match_flag(match_id=match.pk, ply=0, now=at(100)) is None  # stale ply
+    assert services.deadlines_enforce(now=at(64)) == 0
     assert reload(match).status == Status.PLAYING
 
-    services.match_flag(match_id=match.pk, ply=1, now=at(65))
+    assert services.deadlines_enforce(now=at(65)) == 1
 
     match = reload(match)
     assert (match.status, match.termination, match.loser_seat) == (
@@ -223,7 +227,9 @@ def test_an_untimed_game_has_no_clocks(alice, bob):
     play(match, legal(match)[0], now=at(3600))
 
     assert Move.objects.get(match=match).clocks_after is None
-    assert services.match_flag(match_id=match.pk, ply=1, now=at(10**6)) is None
+    assert reload(match).due_at is None
+    services.match_deadline_enforce(match_id=match.pk, now=at(10**6))
+    assert reload(match).status == Status.PLAYING
 
 
 # --- resign, abort, draws -----------------------------------------------------------------------

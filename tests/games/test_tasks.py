@@ -52,24 +52,9 @@ def test_an_ai_task_for_a_finished_match_does_nothing(alice):
     assert not Move.objects.filter(match=match).exists()
 
 
-def test_tasks_for_a_missing_match_do_nothing(db):
+def test_the_ai_task_and_the_deadlines_of_a_missing_match_do_nothing(db):
     assert tasks.ai_move(10**9, 0) is None
-    tasks.match_flag(10**9, 0)
-    tasks.trump_timeout(10**9, 0)
-
-
-def test_the_flag_task_for_a_stale_ply_does_nothing_and_for_the_current_one_flags(alice, bob):
-    match = services.match_create(
-        players=[Player(user=alice), Player(user=bob)], trumps="SH", dealer=1,
-        clock_initial=60, now=T0,
-    )
-
-    tasks.match_flag(match.pk, 7)
-    assert Match.objects.get(pk=match.pk).status == Status.PLAYING
-
-    tasks.match_flag(match.pk, 0)  # real time is long past T0 + 60 s
-    match = Match.objects.get(pk=match.pk)
-    assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.TIMEOUT)
+    services.match_deadline_enforce(match_id=10**9)
 
 
 def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
@@ -85,28 +70,41 @@ def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
     assert tasks.ai_movetime(level=STRONGEST, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
 
 
-def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch):
+def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
+                                            django_capture_on_commit_callbacks):
     sent = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda **kw: sent.append(kw))
     match = ai_duel(alice)  # the AI to move since T0
     stall = services.ai_stall_seconds()
 
-    assert not services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=stall - 1))
-    assert services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=stall))
+    def watch_at(seconds: float) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.deadlines_enforce(now=T0 + timedelta(seconds=seconds))
+
+    assert Match.objects.get(pk=match.pk).due_at == T0 + timedelta(seconds=stall)
+    watch_at(stall - 1)
+    assert sent == []
+    watch_at(stall)
     assert sent == [{"match_id": match.pk, "ply": 0}]
+    # Still late a stall later (that task was lost too): sent once more, not before.
+    watch_at(2 * stall - 1)
+    watch_at(2 * stall)
+    assert sent == [{"match_id": match.pk, "ply": 0}] * 2
 
-    tasks.ai_move(match.pk, 0)  # the AI moves: now the human is to move, nothing to nudge
-    assert not services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(days=1))
+    tasks.ai_move(match.pk, 0)  # the AI moves: now the (untimed) human is to move
+    assert Match.objects.get(pk=match.pk).due_at is None
+    watch_at(86_400)
+    assert len(sent) == 2
 
 
-def test_a_sync_after_a_lost_flag_task_decides_the_flag(alice, bob):
+def test_a_sync_decides_its_own_match_s_flag_when_it_is_due(alice, bob):
     match = services.match_create(
         players=[Player(user=alice), Player(user=bob)], trumps="SH", dealer=1,
         clock_initial=60, now=T0,
     )
-    services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=59))
+    services.match_deadline_enforce(match_id=match.pk, now=T0 + timedelta(seconds=59))
     assert Match.objects.get(pk=match.pk).status == Status.PLAYING
 
-    services.match_nudge_ai(match_id=match.pk, now=T0 + timedelta(seconds=60))
+    services.match_deadline_enforce(match_id=match.pk, now=T0 + timedelta(seconds=60))
     match = Match.objects.get(pk=match.pk)
     assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.TIMEOUT)

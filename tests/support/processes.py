@@ -108,7 +108,7 @@ def wait_for_http(url: str, process: ManagedProcess, timeout: float = 30) -> Non
         if not process.alive:
             raise RuntimeError(f"{process.name} exited early:\n{process.log_tail()}")
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
+            with urllib.request.urlopen(url, timeout=10) as response:
                 response.read()
                 return
         except urllib.error.HTTPError:
@@ -136,7 +136,7 @@ def start_daphne(
     process.extra["port"] = port
     process.extra["url"] = f"http://127.0.0.1:{port}"
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/", process)
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", process)
     except BaseException:
         process.stop()  # a server that never answered must not outlive the test
         raise

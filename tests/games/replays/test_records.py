@@ -96,7 +96,7 @@ def test_three_and_four_player_games_reimport_identically(alice, bob, carol, mak
 def test_a_loss_on_time_and_an_agreed_draw_reimport(alice, bob):
     flagged = play_match([Player(user=alice), Player(user=bob)], moves=6, clock_initial=60)
     mover = flagged.to_move
-    services.match_flag(match_id=flagged.pk, ply=flagged.ply, now=T0 + timedelta(hours=1))
+    services.match_deadline_enforce(match_id=flagged.pk, now=T0 + timedelta(hours=1))
     flagged = Match.objects.get(pk=flagged.pk)
     assert flagged.termination == TerminationReason.TIMEOUT
     assert flagged.loser_seat == mover

@@ -1,0 +1,78 @@
+"""The deadline watch: a thread that enforces, a few times a second, every match deadline that
+has come (`services.deadlines_enforce`: flags, trump-choice timeouts, a late AI's task).
+
+It runs in every Celery worker process (started when the worker is ready, `games.tasks`) and,
+in the embedded default where Celery is eager and there is no worker, in the web process
+(started by `yourtrumps_site.asgi`). Several watches are harmless: a deadline is enforced
+under its match's lock, and only while it is due.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+logger = logging.getLogger(__name__)
+
+_starting = threading.Lock()
+_watch: threading.Thread | None = None
+_no_worker: bool | None = None
+
+
+def interval_seconds() -> float:
+    """How often the watch looks: how late at most a flag falls after the clock's zero."""
+    return float(getattr(settings, "GAMES_DEADLINE_WATCH_SECONDS", 0.25))
+
+
+def start() -> None:
+    """Start this process's watch, unless it runs already."""
+    global _watch
+    with _starting:
+        if _watch is not None and _watch.is_alive():
+            return
+        _watch = threading.Thread(target=_watch_forever, args=(interval_seconds(),),
+                                  name="deadline-watch", daemon=True)
+        _watch.start()
+
+
+def start_if_no_worker() -> None:
+    """Where Celery is eager there is no worker to watch the deadlines: this process does."""
+    global _no_worker
+    if _no_worker is None:
+        from yourtrumps_site.celery import app
+
+        _no_worker = bool(app.conf.task_always_eager)
+    if _no_worker:
+        start()
+
+
+def _watch_forever(interval: float) -> None:
+    from games import services
+
+    failing = False
+    while True:
+        time.sleep(interval)
+        try:
+            services.deadlines_enforce()
+        except Exception:
+            # The database or the broker is away: say so once, and keep trying.
+            if not failing:
+                logger.exception("the deadline watch failed; it keeps trying")
+            failing = True
+            _close_quietly()
+        else:
+            if failing:
+                logger.warning("the deadline watch works again")
+            failing = False
+        close_old_connections()
+
+
+def _close_quietly() -> None:
+    try:
+        connection.close()
+    except Exception:
+        logger.debug("closing the deadline watch's connection failed", exc_info=True)

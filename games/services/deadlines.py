@@ -1,0 +1,112 @@
+"""What the clock makes happen when nobody acts: the mover's flag, a trump choice's timeout,
+and the AI's task sent again when the AI is late.
+
+Every change of turn writes the match's next such instant (`Match.due_at`, from
+`base.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
+(`games.deadline_watch`), finds the matches whose instant has come with one indexed query and
+enforces each under its lock; a client's `sync` enforces its own match's at once. Nothing is
+scheduled per move, and a deadline cannot be lost with a broker or a worker: it is a column.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import PlayError
+from games.models import Match, Seat, Status, TerminationReason
+from games.services.base import (
+    _lock,
+    _schedule_followups,
+    _touch,
+    _trump_choice,
+    ai_stall_seconds,
+    due_at,
+    trump_choice_seconds,
+)
+from games.services.clocks import flag_at
+from games.services.finishing import _lose
+from games.services.play import _advance_trumps
+
+logger = logging.getLogger(__name__)
+
+
+def match_deadline_enforce(*, match_id: int, now: datetime | None = None) -> None:
+    """If the match's deadline has come: a chooser out of time gets a random free suit, a
+    mover out of time loses, a late AI's task is sent again (it is idempotent). Otherwise,
+    or if the match is gone, nothing: one cheap query."""
+    now = now or timezone.now()
+    if Match.objects.filter(pk=match_id, due_at__lte=now).exists():
+        _enforce(match_id, now)
+
+
+def deadlines_enforce(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Enforce every match whose deadline has come (the most overdue first, at most `limit`);
+    return how many were due."""
+    now = now or timezone.now()
+    due = list(
+        Match.objects.filter(due_at__lte=now).order_by("due_at").values_list("pk", flat=True)[
+            :limit
+        ]
+    )
+    for match_id in due:
+        _enforce(match_id, now)
+    return len(due)
+
+
+def _enforce(match_id: int, now: datetime) -> None:
+    with transaction.atomic():
+        try:
+            match, seats = _lock(match_id)
+        except PlayError:  # deleted meanwhile
+            return
+        if match.due_at is None or now < match.due_at:
+            return  # someone acted meanwhile and set the next deadline
+        if _trump_time_out(match, seats, now) or _flag_fall(match, seats, now):
+            return
+        _resend_late_ai(match, seats, now)
+        # Nothing more is due now: keep the next instant (no client needs to see it).
+        match.due_at = due_at(match, seats, now=now)
+        match.save(update_fields=["due_at"])
+
+
+def _trump_time_out(match: Match, seats: list[Seat], now: datetime) -> bool:
+    if match.status != Status.TRUMPS or match.turn_started_at is None:
+        return False
+    if now < match.turn_started_at + timedelta(seconds=trump_choice_seconds()):
+        return False
+    choice = _trump_choice(match).choose_random(random.SystemRandom())
+    match.trumps_chosen = "".join(s.letter for s in choice.chosen)
+    _advance_trumps(match, seats, now)
+    _touch(match, seats=seats)
+    _schedule_followups(match, seats)
+    return True
+
+
+def _flag_fall(match: Match, seats: list[Seat], now: datetime) -> bool:
+    deadline = flag_at(match, seats)
+    if deadline is None or now < deadline:
+        return False
+    assert match.to_move is not None
+    _lose(match, seats, match.to_move, TerminationReason.TIMEOUT, now)
+    _touch(match, seats=seats)
+    return True
+
+
+def _resend_late_ai(match: Match, seats: list[Seat], now: datetime) -> None:
+    from games import tasks
+
+    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
+        return
+    if not seats[match.to_move].is_ai:
+        return
+    if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
+        return
+    match_id, ply = match.pk, match.ply
+    logger.warning("match %s: the AI's move at ply %s is late; sending its task again",
+                   match_id, ply)
+    transaction.on_commit(lambda: tasks.enqueue_ai_move(match_id=match_id, ply=ply))
