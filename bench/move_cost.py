@@ -4,10 +4,10 @@
 
 It migrates the database it is given, makes `--duels` ranked 10+5 duels, and plays random
 legal moves round-robin through `services.move_apply` (the one door of every move, which
-also reads the snapshot and schedules the flag task), then renders each move's view for both
+also makes the snapshot and sets the next deadline), then renders each move's view for both
 seats as the sockets do. It prints this process's CPU milliseconds per move for each part
 (`time.process_time`, so other programs on the machine count little) and the wall time; with
-`REDIS_URL` set the broadcast and the flag task go to Redis as in production.
+`REDIS_URL` set the broadcast goes to Redis as in production.
 The players and matches it made are deleted at the end.
 """
 
@@ -80,7 +80,7 @@ def main() -> None:
                 played += 1
         wall = time.perf_counter() - wall
         print(f"{played} moves in {wall:.1f} s ({played / wall:.0f} moves/s on one thread)")
-        print(f"CPU ms per move: move_apply + snapshot + broadcast + flag task "
+        print(f"CPU ms per move: move_apply + snapshot + broadcast "
               f"{apply_cpu / played * 1000:.2f}, two views {render_cpu / played * 1000:.2f}")
     finally:
         Match.objects.filter(seats__user__in=users).delete()

@@ -308,6 +308,9 @@ class Player:
             reply = await self.act({"type": "rematch"})
             if reply["type"] == "ok" and reply.get("match_id"):
                 state = {**state, "rematch_id": reply["match_id"]}
+            else:
+                # The other's acceptance may have come with the state that followed our ok.
+                state = self.client.state
         while (state.get("rematch_id") is None) and time.monotonic() < deadline:
             if await self.read(self.patience()) is None:
                 if time.monotonic() >= self.timing.stop_at:
