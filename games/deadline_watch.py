@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -19,7 +18,7 @@ from django.db import close_old_connections, connection
 logger = logging.getLogger(__name__)
 
 _starting = threading.Lock()
-_watch: threading.Thread | None = None
+_watch: tuple[threading.Thread, threading.Event] | None = None
 _no_worker: bool | None = None
 
 
@@ -32,11 +31,24 @@ def start() -> None:
     """Start this process's watch, unless it runs already."""
     global _watch
     with _starting:
-        if _watch is not None and _watch.is_alive():
+        if _watch is not None and _watch[0].is_alive():
             return
-        _watch = threading.Thread(target=_watch_forever, args=(interval_seconds(),),
+        stopping = threading.Event()
+        thread = threading.Thread(target=_watch_until, args=(interval_seconds(), stopping),
                                   name="deadline-watch", daemon=True)
-        _watch.start()
+        _watch = (thread, stopping)
+        thread.start()
+
+
+def stop(timeout: float = 5.0) -> None:
+    """Stop this process's watch, if it runs (a worker shutting down, a test)."""
+    global _watch
+    with _starting:
+        watch, _watch = _watch, None
+    if watch is not None:
+        thread, stopping = watch
+        stopping.set()
+        thread.join(timeout)
 
 
 def start_if_no_worker() -> None:
@@ -50,12 +62,11 @@ def start_if_no_worker() -> None:
         start()
 
 
-def _watch_forever(interval: float) -> None:
+def _watch_until(interval: float, stopping: threading.Event) -> None:
     from games import services
 
     failing = False
-    while True:
-        time.sleep(interval)
+    while not stopping.wait(interval):
         try:
             services.deadlines_enforce()
         except Exception:
@@ -69,6 +80,7 @@ def _watch_forever(interval: float) -> None:
                 logger.warning("the deadline watch works again")
             failing = False
         close_old_connections()
+    close_old_connections()
 
 
 def _close_quietly() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_ready
+from celery.signals import worker_ready, worker_shutdown
 from django.utils import timezone
 
 from games import deadline_watch, services
@@ -107,3 +107,8 @@ def enqueue_ai_move(*, match_id: int, ply: int) -> None:
 @worker_ready.connect
 def _watch_deadlines(**_: Any) -> None:
     deadline_watch.start()
+
+
+@worker_shutdown.connect
+def _stop_watching_deadlines(**_: Any) -> None:
+    deadline_watch.stop()
