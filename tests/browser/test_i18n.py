@@ -275,7 +275,7 @@ def text_of(locator: Any) -> str:
 def test_the_replay_writes_clocks_and_seconds_the_languages_way(
     open_page, make_user, language: str
 ) -> None:
-    # Played from now on, as the replay tests do: no flag task of it falls in the past.
+    # Played from now on, as the replay tests do: no flag deadline of it falls in the past.
     match = play_match([Player(user=make_user("alice")), Player(user=make_user("bob"))],
                        moves=2, spent=[51_200, 2_500], end="resign", clock_initial=60,
                        clock_increment=1, start=timezone.now())

@@ -89,8 +89,8 @@ def assert_at(page, positions: list[dict], ply: int) -> None:
 def finished_duel(django_user_model):
     alice = django_user_model.objects.create_user("alice", password="pw-Xk39-long")
     bob = django_user_model.objects.create_user("bob", password="pw-Xk39-long")
-    # Played from now on: its flag task (committed, seen by a Celery worker that another
-    # module may have started) must not fall in the past while the moves are being played.
+    # Played from now on: its flag deadline (seen by the deadline watch of a Celery worker that
+    # another module may have started) must not fall in the past while the moves are played.
     return play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
                       clock_increment=2, start=timezone.now())
 

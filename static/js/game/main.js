@@ -43,7 +43,8 @@ socket = new ReconnectingSocket(config.socketPath, {
 });
 
 // While the other player (or the AI) is to move, look again now and then: whether they have
-// left (and the claim countdown) changes without a move, and a late AI gets a nudge.
+// left (and the claim countdown) changes without a move, and a deadline that has come (a flag,
+// a late AI) is enforced at once.
 setInterval(() => {
   const s = board.state;
   if (s && s.status === "playing" && board.isPlayer() && !board.isMyTurn()
