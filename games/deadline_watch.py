@@ -19,7 +19,6 @@ logger = logging.getLogger(__name__)
 
 _starting = threading.Lock()
 _watch: tuple[threading.Thread, threading.Event] | None = None
-_no_worker: bool | None = None
 
 
 def interval_seconds() -> float:
@@ -53,12 +52,9 @@ def stop(timeout: float = 5.0) -> None:
 
 def start_if_no_worker() -> None:
     """Where Celery is eager there is no worker to watch the deadlines: this process does."""
-    global _no_worker
-    if _no_worker is None:
-        from yourtrumps_site.celery import app
+    from yourtrumps_site.celery import app
 
-        _no_worker = bool(app.conf.task_always_eager)
-    if _no_worker:
+    if app.conf.task_always_eager:
         start()
 
 

@@ -28,6 +28,10 @@ application = ProtocolTypeRouter(
     }
 )
 
+# Where Celery is eager (the embedded default) there is no worker to watch the clocks'
+# deadlines (flags, trump-choice timeouts): this process does.
+deadline_watch.start_if_no_worker()
+
 # Python's full garbage collection walks every object the process holds: with Django and
 # Channels loaded and 400 sockets open it stopped the server for 60-370 ms every few seconds,
 # most of the move round trip's p99 (bench: `python -m tests.load`). What is loaded by now
@@ -35,10 +39,6 @@ application = ProtocolTypeRouter(
 # generation is collected less often (a WebSocket server makes many short-lived objects and,
 # since `games.services.base.broadcast` stopped leaving each move's stack in a traceback
 # cycle, few cycles).
-# Where Celery is eager (the embedded default) there is no worker to watch the clocks'
-# deadlines (flags, trump-choice timeouts): this process does.
-deadline_watch.start_if_no_worker()
-
 gc.collect()
 gc.freeze()
 gc.set_threshold(20_000, 20, 20)

@@ -194,21 +194,28 @@ def due_at(match: Match, seats: list[Seat], *, now: datetime | None = None) -> d
     """The next instant the clock acts on the match if nobody does: the trump chooser's
     timeout, the mover's flag, or the moment the AI to move counts as late (its task is then
     sent again; once that moment has passed, `now` + the stall time)."""
-    if match.turn_started_at is None:
+    if (timeout := trump_timeout_at(match)) is not None:
+        return timeout
+    late = ai_late_at(match, seats)
+    if late is not None and now is not None and late <= now:
+        late = now + timedelta(seconds=ai_stall_seconds())
+    return min((t for t in (flag_at(match, seats), late) if t is not None), default=None)
+
+
+def trump_timeout_at(match: Match) -> datetime | None:
+    """When the trump chooser's time runs out, while trumps are being chosen."""
+    if match.status != Status.TRUMPS or match.turn_started_at is None:
         return None
-    if match.status == Status.TRUMPS:
-        return match.turn_started_at + timedelta(seconds=trump_choice_seconds())
-    if match.status != Status.PLAYING or match.to_move is None:
+    return match.turn_started_at + timedelta(seconds=trump_choice_seconds())
+
+
+def ai_late_at(match: Match, seats: list[Seat]) -> datetime | None:
+    """When the AI to move counts as late (its task lost), if the AI is to move."""
+    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
         return None
-    instants = []
-    if (flag := flag_at(match, seats)) is not None:
-        instants.append(flag)
-    if seats[match.to_move].is_ai:
-        late = match.turn_started_at + timedelta(seconds=ai_stall_seconds())
-        if now is not None and late <= now:
-            late = now + timedelta(seconds=ai_stall_seconds())
-        instants.append(late)
-    return min(instants, default=None)
+    if not seats[match.to_move].is_ai:
+        return None
+    return match.turn_started_at + timedelta(seconds=ai_stall_seconds())
 
 
 def _schedule_followups(match: Match, seats: list[Seat]) -> None:

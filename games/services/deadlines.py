@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.errors import PlayError
-from games.models import Match, Seat, Status, TerminationReason
+from games.models import Match, Seat, TerminationReason
 from games.services.base import (
     _lock,
     _schedule_followups,
     _touch,
     _trump_choice,
-    ai_stall_seconds,
+    ai_late_at,
     due_at,
-    trump_choice_seconds,
+    trump_timeout_at,
 )
 from games.services.clocks import flag_at
 from games.services.finishing import _lose
@@ -75,9 +75,8 @@ def _enforce(match_id: int, now: datetime) -> None:
 
 
 def _trump_time_out(match: Match, seats: list[Seat], now: datetime) -> bool:
-    if match.status != Status.TRUMPS or match.turn_started_at is None:
-        return False
-    if now < match.turn_started_at + timedelta(seconds=trump_choice_seconds()):
+    timeout = trump_timeout_at(match)
+    if timeout is None or now < timeout:
         return False
     choice = _trump_choice(match).choose_random(random.SystemRandom())
     match.trumps_chosen = "".join(s.letter for s in choice.chosen)
@@ -100,11 +99,8 @@ def _flag_fall(match: Match, seats: list[Seat], now: datetime) -> bool:
 def _resend_late_ai(match: Match, seats: list[Seat], now: datetime) -> None:
     from games import tasks
 
-    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
-        return
-    if not seats[match.to_move].is_ai:
-        return
-    if now - match.turn_started_at < timedelta(seconds=ai_stall_seconds()):
+    late = ai_late_at(match, seats)
+    if late is None or now < late:
         return
     match_id, ply = match.pk, match.ply
     logger.warning("match %s: the AI's move at ply %s is late; sending its task again",

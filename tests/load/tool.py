@@ -571,7 +571,8 @@ class Topology:
         from tests.support.processes import start_daphne
 
         redis.Redis.from_url(args.redis_url).flushdb()
-        end_earlier_runs()
+        if ended := end_earlier_runs():
+            print(f"aborted {ended} games an earlier run left unfinished")
         try:
             for _ in range(args.servers):
                 server = start_daphne(self.env, self.logs)
