@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts import ratings
 from accounts.models import PlayerRating, User
-from games.models import Match, Seat, SeatResult, Status
+from games.play.models import Match, Seat, SeatResult, Status
 
 RECENT_GAMES = 10
 RATING_HISTORY_POINTS = 200

@@ -106,8 +106,8 @@ def main() -> None:
            "DATABASE_URL": database_url(connection.settings_dict)}
     logs = Path(tempfile.mkdtemp(prefix="matchmaking-bench-"))
     servers = [start_daphne(env, logs) for _ in range(servers_wanted)]
-    from games.models import Match
-    from games.services import match_abort
+    from games.play.models import Match
+    from games.play.services import match_abort
 
     users, match_ids, times, told_times = [], [], [], []
     try:

@@ -30,10 +30,10 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from games import services, snapshots  # noqa: E402
-from games.models import Match  # noqa: E402
+from games.play import services, snapshots  # noqa: E402
+from games.play.models import Match  # noqa: E402
+from games.play.services import Player  # noqa: E402
 from games.rules import State  # noqa: E402
-from games.services import Player  # noqa: E402
 
 
 def main() -> None:

@@ -165,7 +165,7 @@ def _copy(cursor, table: str, columns: list[str], rows) -> None:  # type: ignore
 def build(args: argparse.Namespace) -> None:
     from django.db import connection
 
-    from games.models import Match
+    from games.play.models import Match
 
     if args.rebuild:
         with connection.cursor() as cursor:
@@ -324,7 +324,7 @@ def run_measures(args: argparse.Namespace) -> None:
     from django.db.models import Count, Max
     from django.test import Client
 
-    from games.models import Match, Seat
+    from games.play.models import Match, Seat
 
     client = Client()
     total = Match.objects.count()

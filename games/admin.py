@@ -1,10 +1,10 @@
-"""The admin of matches: to look, not to play (every change goes through `games.services`)."""
+"""The admin of matches: to look, not to play (every change goes through `games.play.services`)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from games.models import Match, Move, Seat
+from games.play.models import Match, Move, Seat
 
 
 class SeatInline(admin.TabularInline):

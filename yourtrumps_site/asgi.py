@@ -16,7 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games import deadline_watch  # noqa: E402
+from games.play import deadline_watch  # noqa: E402
 from yourtrumps_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -37,7 +37,7 @@ deadline_watch.start_if_no_worker()
 # most of the move round trip's p99 (bench: `python -m tests.load`). What is loaded by now
 # lives as long as the process, so it is frozen out of the collector's walks, and the young
 # generation is collected less often (a WebSocket server makes many short-lived objects and,
-# since `games.services.base.broadcast` stopped leaving each move's stack in a traceback
+# since `games.play.services.base.broadcast` stopped leaving each move's stack in a traceback
 # cycle, few cycles).
 gc.collect()
 gc.freeze()

@@ -16,9 +16,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 
 app = Celery("yourtrumps")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# The apps' `tasks` modules, and those of the games app's sub-packages (replays' analysis).
+# The apps' `tasks` modules, and those of the games app's parts (play, replays).
 app.autodiscover_tasks()
-app.autodiscover_tasks(["games.replays"])
+app.autodiscover_tasks(["games.play", "games.replays"])
 
 
 def enqueue(task: Any, *args: Any, **kwargs: Any) -> None:

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
-from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from games.play.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from yourtrumps_site.consumers import SiteConsumer
 
 websocket_urlpatterns = [

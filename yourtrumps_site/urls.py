@@ -12,6 +12,6 @@ urlpatterns = [
     path("@/<str:username>", accounts_views.profile, name="profile"),
     path("", include("games.replays.urls")),
     path("admin/", admin.site.urls),
-    path("", include("games.urls")),
+    path("", include("games.play.urls")),
     path("", include("games.matchmaking.urls")),
 ]

@@ -15,7 +15,7 @@ from accounts.models import PlayerRating, User
 from accounts.selectors import rating_get_many
 from games.matchmaking.models import Challenge, ChallengeStatus, PoolEntry, Seek
 from games.matchmaking.services import TIME_CONTROL_KEYS, time_control_key
-from games.models import Seat, Status
+from games.play.models import Seat, Status
 
 # A match this fresh, found when a lobby socket opens, is one the player was just paired
 # into while their page was loading: the socket sends them to it.

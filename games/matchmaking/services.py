@@ -40,8 +40,8 @@ from accounts.ratings import START_RATING
 from games.matchmaking import errors, pairing
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
-from games.models import Match, Seat, Status
-from games.services import TIME_CONTROLS, Player, match_create
+from games.play.models import Match, Seat, Status
+from games.play.services import TIME_CONTROLS, Player, match_create
 from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)

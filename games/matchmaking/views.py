@@ -167,7 +167,7 @@ def match_stand_in(request: HttpRequest, match_id: int) -> HttpResponse:
     url = selectors.match_page_url(match_id=match_id)
     if url != request.path:
         return redirect(url)
-    from games.selectors import match_get, match_seats
+    from games.play.selectors import match_get, match_seats
 
     match = match_get(match_id=match_id)
     if match is None:

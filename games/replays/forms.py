@@ -8,9 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games.play.services import TIME_CONTROLS
 from games.replays.history import AGAINST_AI, AGAINST_PEOPLE, UNTIMED, HistoryFilters
 from games.replays.services import MAX_RECORD_BYTES
-from games.services import TIME_CONTROLS
 
 
 def _time_control_choices() -> list[tuple[str, Any]]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
-from games.models import Match, Seat, SeatResult, Status
+from games.play.models import Match, Seat, SeatResult, Status
 from games.replays.selectors import SUIT_SYMBOLS
 
 HISTORY_PAGE_SIZE = 25

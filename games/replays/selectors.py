@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.models import Match, Move, Seat, TerminationReason, Variant
+from games.play.models import Match, Move, Seat, TerminationReason, Variant
 from games.rules import Game, GameRecord, State
 from games.rules.cards import CARD_NAMES, mask_codes
 

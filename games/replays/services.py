@@ -28,7 +28,7 @@ from datetime import UTC
 from typing import Any
 
 from games.ai.analysis import Mistake, analyse
-from games.models import Match, TerminationReason
+from games.play.models import Match, TerminationReason
 from games.replays.selectors import (
     analysis_key,
     match_game_build,

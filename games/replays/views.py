@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_get_by_username
-from games import selectors as play_selectors
-from games.models import Match, Seat, time_control_label, time_control_words
+from games.play import selectors as play_selectors
+from games.play.models import Match, Seat, time_control_label, time_control_words
+from games.play.views import board_labels
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
 from games.replays.history import history_page
@@ -26,7 +27,6 @@ from games.replays.services import (
     record_import,
 )
 from games.rules import RecordError
-from games.views import board_labels
 
 
 def _viewer(request: HttpRequest) -> play_selectors.Viewer:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_create
-from games.models import Match, Seat, SeatResult, Status
+from games.play.models import Match, Seat, SeatResult, Status
 
 PASSWORD = "correct horse 77"
 

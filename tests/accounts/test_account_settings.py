@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from accounts.models import PlayerRating, User
 from accounts.services import user_deactivate
-from games.models import Match, Seat, Status
+from games.play.models import Match, Seat, Status
 from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

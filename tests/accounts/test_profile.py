@@ -16,7 +16,7 @@ from accounts.charts import rating_chart
 from accounts.models import User
 from accounts.selectors import profile_rating_history, profile_recent_games, profile_record
 from accounts.services import LAST_SEEN_RESOLUTION, user_touch_last_seen
-from games.models import Match
+from games.play.models import Match
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
-from games.models import Seat
+from games.play import services
+from games.play.models import Seat
+from games.play.services import Player
 from games.replays.selectors import replay_of_match
-from games.services import Player
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 

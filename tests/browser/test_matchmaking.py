@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games.models import Seat
+from games.play.models import Seat
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
-from games.models import Match, Seat, Status, TerminationReason
-from games.services import Player
+from games.play import services
+from games.play.models import Match, Seat, Status, TerminationReason
+from games.play.services import Player
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 

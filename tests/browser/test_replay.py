@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from django.utils import timezone
 
+from games.play.services import Player
 from games.replays.selectors import replay_of_match
-from games.services import Player
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
@@ -230,8 +230,8 @@ def in_thread(call):
 
 
 def test_a_live_game_updates_for_spectators(page, django_user_model):
-    from games import services
-    from games.models import Match
+    from games.play import services
+    from games.play.models import Match
 
     alice = django_user_model.objects.create_user("alice", password="pw-Xk39-long")
     bob = django_user_model.objects.create_user("bob", password="pw-Xk39-long")

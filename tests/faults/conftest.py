@@ -52,7 +52,7 @@ def make_user(db):
 @pytest.fixture
 def sockets_settled():
     yield
-    from games.models import Seat
+    from games.play.models import Seat
 
     deadline = time.monotonic() + 10
     while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:

@@ -16,7 +16,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 django.setup()
 
-from games import tasks  # noqa: E402
+from games.play import tasks  # noqa: E402
 from yourtrumps_site.celery import app  # noqa: E402
 
 _original_choose = tasks._choose

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from games import services
-from games.models import Match, Status
+from games.play import services
+from games.play.models import Match, Status
+from games.play.services import Player as Seated
 from games.rules.cards import ALL_CARDS
-from games.services import Player as Seated
 from tests.load.players import Player, Seat, Timing
 from tests.load.sessions import session_cookie
 from tests.load.stats import Stats

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from games import services
-from games.models import Match, Move
-from games.services import Player
+from games.play import services
+from games.play.models import Match, Move
+from games.play.services import Player
 from tests.faults.conftest import start_worker
 from tests.load.client import MatchClient
 from tests.load.sessions import session_cookie

@@ -48,7 +48,7 @@ def sockets_settled():
     yield
     import time
 
-    from games.models import Seat
+    from games.play.models import Seat
 
     deadline = time.monotonic() + 10
     while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:

@@ -125,7 +125,7 @@ TRUMP_STEM = {"pl": "atut", "ru": "козыр", "eu": "tronfo"}
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_card_vocabulary(code: str) -> None:
-    from games.views import board_labels
+    from games.play.views import board_labels
 
     with translation.override(code):
         labels = board_labels()

@@ -13,9 +13,9 @@ from django.utils.translation import ngettext
 
 from accounts.services import user_create
 from games.matchmaking import services as matchmaking
-from games.models import time_control_label, time_control_words
+from games.play.models import time_control_label, time_control_words
+from games.play.services import Player
 from games.replays.services import record_export
-from games.services import Player
 from tests.games.replays.conftest import play_match
 from tests.games.replays.test_history import finished
 from yourtrumps_site.i18n import plural_labels

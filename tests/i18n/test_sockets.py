@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.services import user_create
-from games import errors
-from games.views import board_labels
+from games.play import errors
+from games.play.views import board_labels
 from yourtrumps_site import ws_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -84,8 +84,8 @@ def create_users(count: int, prefix: str) -> list[Any]:
 
 def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
     """Users, sessions and matches; the places grouped by the game they play."""
-    from games import services
-    from games.services import Player
+    from games.play import services
+    from games.play.services import Player
     from tests.load.sessions import session_cookie
 
     rng = random.Random(config.seed)
@@ -203,7 +203,7 @@ def run_clients(groups: list[list[Place]], config: Config) -> tuple[Stats, float
 
 
 def check_consistency(stats: Stats, match_ids: set[int]) -> dict[str, Any]:
-    from games.models import Match, Move, Status
+    from games.play.models import Match, Move, Status
     from games.rules import Game, State
 
     rows: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
@@ -266,7 +266,7 @@ def check_consistency(stats: Stats, match_ids: set[int]) -> dict[str, Any]:
 
 def matches_played(groups: list[list[Place]]) -> set[int]:
     """The first matches and every rematch that followed them."""
-    from games.models import Match
+    from games.play.models import Match
 
     ids = {place.match_id for group in groups for place in group}
     frontier = set(ids)
@@ -603,7 +603,7 @@ def end_earlier_runs() -> int:
     run out during this run, and the deadline watch's work on them would be measured too."""
     from django.utils import timezone
 
-    from games.models import Match, Result, Status, TerminationReason
+    from games.play.models import Match, Result, Status, TerminationReason
 
     return Match.objects.filter(status__in=(Status.TRUMPS, Status.PLAYING)).update(
         status=Status.ABORTED, result=Result.ABORTED, termination=TerminationReason.ABORTED,

@@ -24,7 +24,7 @@ def sockets_settled():
     """After a test with match sockets on a real server, wait until the server has handled
     their closing (the presence update), so the flush between tests does not race it."""
     yield
-    from games.models import Seat
+    from games.play.models import Seat
 
     deadline = time.monotonic() + 10
     while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:

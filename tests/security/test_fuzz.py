@@ -19,9 +19,9 @@ import string
 import pytest
 import websockets
 
-from games import services
-from games.models import Match, Move, Seat
-from games.services import Player
+from games.play import services
+from games.play.models import Match, Move, Seat
+from games.play.services import Player
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_TOO_BIG

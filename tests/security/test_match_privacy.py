@@ -13,10 +13,10 @@ import re
 import pytest
 import websockets
 
-from games import services
-from games.models import Match, Move
+from games.play import services
+from games.play.models import Match, Move
+from games.play.services import Player
 from games.rules import Game, State
-from games.services import Player
 from tests.load.client import MatchClient, connect
 from tests.load.sessions import session_cookie
 

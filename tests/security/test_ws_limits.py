@@ -10,8 +10,8 @@ import json
 import pytest
 import websockets
 
-from games import services
-from games.services import Player
+from games.play import services
+from games.play.services import Player
 from tests.load.client import MatchClient, connect
 from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_TOO_BIG, TokenBucket
 

@@ -50,7 +50,7 @@ def wait_until_servers_are_quiet(timeout: float = 10) -> None:
     from django.db import connection
 
     from games.matchmaking.models import PoolEntry, Seek
-    from games.models import Seat
+    from games.play.models import Seat
 
     deadline = time.monotonic() + timeout
     quiet = 0

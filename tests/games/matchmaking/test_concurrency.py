@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.matchmaking import services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Pool, PoolEntry
-from games.models import Match, Seat
+from games.play.models import Match, Seat
 from tests.support.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)

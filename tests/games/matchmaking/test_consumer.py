@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from games.models import Seat
+from games.play.models import Seat
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.games.matchmaking.sockets import LobbySocket
 from tests.games.sockets import session_cookie_for

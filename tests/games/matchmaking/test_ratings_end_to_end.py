@@ -11,10 +11,10 @@ from django.urls import reverse
 from accounts import ratings
 from accounts.models import PlayerRating
 from accounts.selectors import profile_rating_history
-from games import services as play
 from games.matchmaking import services
-from games.models import Match, Seat, SeatResult, Status
-from games.services import Player
+from games.play import services as play
+from games.play.models import Match, Seat, SeatResult, Status
+from games.play.services import Player
 from tests.games.matchmaking.conftest import at
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_the_end_of_a_rated_game_shows_each_players_rating_change(make_player):
     match = paired(anna, boris)
     play.match_resign(match_id=match.pk, seat=0, now=at(5))
 
-    from games.selectors import match_view
+    from games.play.selectors import match_view
 
     view = match_view(match_id=match.pk, viewer_seat=0)
     changes = [(s["rating_before"], s["rating_after"]) for s in view["seats"]]

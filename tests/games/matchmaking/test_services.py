@@ -7,8 +7,8 @@ import pytest
 from games.matchmaking import errors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, PoolEntry, Seek
-from games.models import Match, Seat, Status
-from games.services import Player, match_abort, match_create
+from games.play.models import Match, Seat, Status
+from games.play.services import Player, match_abort, match_create
 from tests.games.matchmaking.conftest import at
 
 pytestmark = pytest.mark.django_db

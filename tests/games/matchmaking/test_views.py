@@ -8,7 +8,7 @@ from django.urls import reverse
 from accounts.models import PlayerRating
 from games.matchmaking import services
 from games.matchmaking.models import Challenge, PoolEntry
-from games.models import Seat
+from games.play.models import Seat
 
 pytestmark = pytest.mark.django_db
 

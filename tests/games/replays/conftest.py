@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import services
-from games.models import Match
+from games.play import services
+from games.play.models import Match
+from games.play.services import Player
 from games.rules import State
-from games.services import Player
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

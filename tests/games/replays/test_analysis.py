@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import pytest
 from django.core.cache import cache
 
+from games.play.services import Player
 from games.replays import services
 from games.replays.selectors import analysis_key, replay_of_match
 from games.replays.tasks import analyse_match
-from games.services import Player
 from tests.games.replays.conftest import play_match
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Match, Seat, SeatResult, Status, TerminationReason
+from games.play.models import Match, Seat, SeatResult, Status, TerminationReason
 from games.replays.history import HistoryFilters, history_page
 from tests.games.replays.conftest import T0
 

@@ -7,8 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from games import services
-from games.models import Match, TerminationReason
+from games.play import services
+from games.play.models import Match, TerminationReason
+from games.play.services import Player
 from games.replays.selectors import (
     match_game_build,
     match_moves_get,
@@ -17,7 +18,6 @@ from games.replays.selectors import (
 )
 from games.replays.services import record_export, record_import
 from games.rules import RecordError
-from games.services import Player
 from tests.games.replays.conftest import T0, play_match
 
 pytestmark = pytest.mark.django_db

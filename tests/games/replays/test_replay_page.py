@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from games.models import Match
+from games.play.models import Match
+from games.play.services import Player
 from games.replays.selectors import replay_of_match
 from games.rules import Game
-from games.services import Player
 from tests.games.replays.conftest import play_match
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_hands_of_a_game_of_four_are_hidden_until_it_is_over(client, alice, bob,
     assert all(p["hands"][1][1] == 0 for p in own["positions"])
     assert all(p["hands"][0][1] > 0 for p in own["positions"])
 
-    from games import services
+    from games.play import services
     services.match_resign(match_id=match.pk, seat=match.to_move)
     client.logout()
     over = page_data(client.get(f"/game/{match.pk}/replay"))
@@ -104,7 +104,7 @@ def test_a_private_game_being_played_is_only_for_its_players(client, alice, bob)
 
 
 def test_a_game_whose_trumps_are_being_chosen(client, alice, bob):
-    from games import services
+    from games.play import services
 
     match = services.match_create(players=[Player(user=alice), Player(user=bob)])
     response = client.get(f"/game/{match.pk}/replay")

@@ -7,13 +7,13 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors
-from games.errors import PlayError
-from games.models import (
+from games.play import errors
+from games.play.errors import PlayError
+from games.play.models import (
     Match,
 )
-from games.services.base import Player, _lock, _seat, _touch
-from games.services.play import match_create
+from games.play.services.base import Player, _lock, _seat, _touch
+from games.play.services.play import match_create
 
 
 def next_dealer(match: Match) -> int:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections import Counter
 
-from games import services
+from games.play import services
 from yourtrumps_site.db_threads import db_call
 
 logger = logging.getLogger(__name__)

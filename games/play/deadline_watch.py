@@ -1,7 +1,7 @@
 """The deadline watch: a thread that enforces, a few times a second, every match deadline that
 has come (`services.deadlines_enforce`: flags, trump-choice timeouts, a late AI's task).
 
-It runs in every Celery worker process (started when the worker is ready, `games.tasks`) and,
+It runs in every Celery worker process (started when the worker is ready, `games.play.tasks`) and,
 in the embedded default where Celery is eager and there is no worker, in the web process
 (started by `yourtrumps_site.asgi`). Several watches are harmless: a deadline is enforced
 under its match's lock, and only while it is due.
@@ -59,7 +59,7 @@ def start_if_no_worker() -> None:
 
 
 def _watch_until(interval: float, stopping: threading.Event) -> None:
-    from games import services
+    from games.play import services
 
     failing = False
     while not stopping.wait(interval):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from games.models import (
+from games.play.models import (
     Match,
     Result,
     Seat,
@@ -12,12 +12,12 @@ from games.models import (
     Status,
     TerminationReason,
 )
+from games.play.services.clocks import _elapsed_ms
 from games.rules import (
     Outcome,
     State,
     Termination,
 )
-from games.services.clocks import _elapsed_ms
 
 
 def _finish(

@@ -9,7 +9,7 @@ import time
 
 from django.db import OperationalError
 
-from games import deadline_watch, services
+from games.play import deadline_watch, services
 
 
 def test_the_watch_outlives_failures_and_says_so_once(monkeypatch, caplog):
@@ -23,7 +23,7 @@ def test_the_watch_outlives_failures_and_says_so_once(monkeypatch, caplog):
 
     monkeypatch.setattr(services, "deadlines_enforce", enforce)
     monkeypatch.setattr(deadline_watch, "interval_seconds", lambda: 0.01)
-    caplog.set_level(logging.WARNING, logger="games.deadline_watch")
+    caplog.set_level(logging.WARNING, logger="games.play.deadline_watch")
     deadline_watch.start()
     deadline_watch.start()  # a second start while it runs is the same watch
     try:

@@ -74,7 +74,7 @@ def test_the_embedded_default_flags_a_silent_mover_without_any_worker(tmp_path):
         # Made by another process: only the server's own deadline watch can see the clock run
         # out (no task, no socket action announces it).
         created = manage(env, "shell", "-c", (
-            "from games import services; from games.services import Player; "
+            "from games.play import services; from games.play.services import Player; "
             "print(services.match_create(players=[Player(guest_id='g-a'), "
             "Player(guest_id='g-b')], dealer=1, trumps='SH', clock_initial=1).pk)"
         ))

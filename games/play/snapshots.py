@@ -22,8 +22,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import selectors, services
-from games.models import Match, Seat, Status, TerminationReason, Variant, player_name
+from games.play import selectors, services
+from games.play.models import Match, Seat, Status, TerminationReason, Variant, player_name
 from games.rules import State
 
 Snapshot = dict[str, Any]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from games import services, tasks
-from games.models import Match, Move, Status, TerminationReason
-from games.services import Player
+from games.play import services, tasks
+from games.play.models import Match, Move, Status, TerminationReason
+from games.play.services import Player
 from tests.games.conftest import T0
 
 

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games import errors
-from games.errors import PlayError
-from games.models import (
+from games.play import errors
+from games.play.errors import PlayError
+from games.play.models import (
     Match,
     Move,
     Seat,
@@ -37,7 +37,7 @@ from yourtrumps_site.db_threads import (
 if TYPE_CHECKING:
     from accounts.models import User
 
-from games.services.clocks import flag_at
+from games.play.services.clocks import flag_at
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def _touch(match: Match, *, seats: list[Seat] | None = None,
     set from them. A caller that also holds the moves, as changed, passes them (and the
     snapshot of the version it changed, if it had one): the snapshot is made from them
     instead of being read back after the commit."""
-    from games.snapshots import snapshot_of
+    from games.play.snapshots import snapshot_of
 
     if seats is not None:
         match.due_at = due_at(match, seats)
@@ -130,14 +130,14 @@ def _touch(match: Match, *, seats: list[Seat] | None = None,
 
 def broadcast(*, match_id: int, version: int, snapshot: dict[str, Any] | None = None) -> None:
     """Tell every socket of the match that it changed, with the match as it now is (the
-    `snapshot` of the change, or read once here, after the commit: `games.snapshots`); each
+    `snapshot` of the change, or read once here, after the commit: `games.play.snapshots`); each
     socket renders the view its user may see.
     A failure is logged, never raised: the change is committed, and clients that miss the
     news catch up on their next `sync` or reconnect."""
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from games import snapshots
+    from games.play import snapshots
 
     if snapshot is None:
         try:
@@ -220,7 +220,7 @@ def ai_late_at(match: Match, seats: list[Seat]) -> datetime | None:
 
 def _schedule_followups(match: Match, seats: list[Seat]) -> None:
     """After commit: the AI's move, if it is to move."""
-    from games import tasks
+    from games.play import tasks
 
     match_id = match.pk
     if match.status == Status.PLAYING and match.to_move is not None and seats[match.to_move].is_ai:
@@ -234,7 +234,7 @@ def match_moves(match: Match) -> tuple[list[tuple[int, str]], dict[str, Any] | N
     """The match's moves as (seat, text), in the order played, and the snapshot they came
     from if this process holds the one of the match's current version (a duel's process has
     seen the event of the opponent's move), else None and they are read."""
-    from games.snapshots import recent
+    from games.play.snapshots import recent
 
     held = recent.get(match.pk, at_least=match.version)
     # Versions only grow under the match's lock, and a snapshot is held only once its change

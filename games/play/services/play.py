@@ -10,9 +10,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors
-from games.errors import PlayError
-from games.models import (
+from games.play import errors
+from games.play.errors import PlayError
+from games.play.models import (
     Match,
     Move,
     Seat,
@@ -20,15 +20,7 @@ from games.models import (
     TerminationReason,
     Variant,
 )
-from games.rules import (
-    IllegalMoveError,
-    InvalidNotationError,
-    State,
-    Suit,
-    deal,
-    first_dealer,
-)
-from games.services.base import (
+from games.play.services.base import (
     Player,
     _check_not_over,
     _lock,
@@ -39,8 +31,16 @@ from games.services.base import (
     match_game_load,
     match_moves,
 )
-from games.services.clocks import _elapsed_ms
-from games.services.finishing import _finish, _lose
+from games.play.services.clocks import _elapsed_ms
+from games.play.services.finishing import _finish, _lose
+from games.rules import (
+    IllegalMoveError,
+    InvalidNotationError,
+    State,
+    Suit,
+    deal,
+    first_dealer,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -5,17 +5,17 @@ what the actor may do, writes, and only on commit broadcasts the new version to 
 `match-<id>` and sends what follows (the AI's move). A change of turn also writes the match's
 next deadline (`Match.due_at`: the flag, the trump-choice timeout, a late AI), which the
 deadline watch enforces (`deadlines`).
-A refusal raises `games.errors.PlayError` with a stable code and changes nothing.
+A refusal raises `games.play.errors.PlayError` with a stable code and changes nothing.
 
 Time is injected: every service takes `now` (default `timezone.now()`), so the tests of clocks,
 claims and timeouts pass instants instead of sleeping. Clocks are the server's: the mover's
 remaining time is their stored `clock_ms` minus the time since `turn_started_at`.
 
 Services that act for a seat take its index; the consumer or view maps a user or guest to it
-(`games.selectors.seat_of`).
+(`games.play.selectors.seat_of`).
 """
 
-from games.services.base import (
+from games.play.services.base import (
     TIME_CONTROLS,
     Player,
     ai_stall_seconds,
@@ -28,9 +28,9 @@ from games.services.base import (
     presence_lease_seconds,
     trump_choice_seconds,
 )
-from games.services.clocks import flag_at, remaining_ms
-from games.services.deadlines import deadlines_enforce, match_deadline_enforce
-from games.services.endings import (
+from games.play.services.clocks import flag_at, remaining_ms
+from games.play.services.deadlines import deadlines_enforce, match_deadline_enforce
+from games.play.services.endings import (
     can_abort,
     match_abort,
     match_claim_victory,
@@ -39,19 +39,19 @@ from games.services.endings import (
     match_draw_offer,
     match_resign,
 )
-from games.services.play import (
+from games.play.services.play import (
     match_choose_trump,
     match_create,
     move_apply,
 )
-from games.services.presence import (
+from games.play.services.presence import (
     absent_since,
     claim_available_at,
     is_present,
     seat_presence_change,
     seat_presence_renew,
 )
-from games.services.rematch import match_rematch, next_dealer
+from games.play.services.rematch import match_rematch, next_dealer
 
 __all__ = [
     "TIME_CONTROLS",

@@ -9,10 +9,10 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services, snapshots
-from games.models import Match
+from games.play import services, snapshots
+from games.play.models import Match
+from games.play.services import Player
 from games.rules import State
-from games.services import Player
 from tests.games.conftest import T0, at
 
 

@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import selectors, services
-from games.forms import PlayAIForm, parse_time_control
-from games.models import TerminationReason
+from games.play import selectors, services
+from games.play.forms import PlayAIForm, parse_time_control
+from games.play.models import TerminationReason
+from games.play.services import Player
 from games.rules import MOVE_LIMIT
-from games.services import Player
 
 GUEST_SESSION_KEY = "guest_id"
 

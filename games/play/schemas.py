@@ -1,7 +1,7 @@
 """The messages a client may send on a match socket, validated with pydantic.
 
 Every message is a JSON object with a `type`; unknown fields are refused. The replies and
-broadcasts are described in `games.consumers`.
+broadcasts are described in `games.play.consumers`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from games.models import (
+from games.play.models import (
     Match,
     Seat,
     Status,

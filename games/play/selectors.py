@@ -1,5 +1,5 @@
 """Reads of matches: who sits where, and the view of a match that a seat (or a spectator)
-may see (built in `games.snapshots`). The view is what the board draws; it includes the legal
+may see (built in `games.play.snapshots`). The view is what the board draws; it includes the legal
 moves of the seat to move.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.models import Match, Seat, Status
+from games.play.models import Match, Seat, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def live_matches(*, limit: int = 20) -> QuerySet[Match]:
 def match_view(*, match_id: int, viewer_seat: int | None, now: datetime | None = None
                ) -> dict[str, Any] | None:
     """The full state of the match for one seat (None: a spectator), as the client gets it."""
-    from games.snapshots import match_snapshot, snapshot_view
+    from games.play.snapshots import match_snapshot, snapshot_view
 
     snapshot = match_snapshot(match_id=match_id, now=now)
     if snapshot is None:

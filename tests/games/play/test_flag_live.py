@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from games import services
-from games.models import Match, Status, TerminationReason
-from games.services import Player
+from games.play import services
+from games.play.models import Match, Status, TerminationReason
+from games.play.services import Player
 from tests.games.sockets import MatchSocket
 
 pytestmark = pytest.mark.django_db(transaction=True)

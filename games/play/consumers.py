@@ -5,7 +5,7 @@ Protocol (JSON objects; every message from the server carries `version`):
 - On connect the server sends `{"type": "state", ...}`: the full view for the user's seat
   (`you` is the seat, or null for a spectator) with its `version`, the legal moves of the seat
   to move (`legal_moves`, only to that seat), clocks in ms, the move list and the result.
-- The client sends (`games.schemas`): `{"type": "move", "move": "QH-7D", "ply": N}` (N: the
+- The client sends (`games.play.schemas`): `{"type": "move", "move": "QH-7D", "ply": N}` (N: the
   moves played so far, as in the state), `{"type": "trump", "suit": "S"}`, and
   `resign`, `abort`, `draw_offer`, `draw_accept`, `draw_decline`, `claim_victory`,
   `rematch`, `sync` (send me the full state) as `{"type": "..."}`.
@@ -21,7 +21,7 @@ Protocol (JSON objects; every message from the server carries `version`):
 Spectators (anyone, for a public match) receive the states and may only `sync`.
 
 Each change is read back once, after its commit, and reaches every socket of the match inside
-the channel-layer event (`games.snapshots`); a socket renders its own view from it in its
+the channel-layer event (`games.play.snapshots`); a socket renders its own view from it in its
 user's language, with no query. Database work runs on the pool of `yourtrumps_site.db_threads`.
 """
 
@@ -36,10 +36,10 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 from pydantic import ValidationError
 
-from games import errors, selectors, services, snapshots
-from games.errors import PlayError
-from games.leases import leases
-from games.schemas import MoveMessage, TrumpMessage, client_message
+from games.play import errors, selectors, services, snapshots
+from games.play.errors import PlayError
+from games.play.leases import leases
+from games.play.schemas import MoveMessage, TrumpMessage, client_message
 from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from games import services
-from games.errors import PlayError
-from games.models import Match, Move, Status, TerminationReason
+from games.play import services
+from games.play.errors import PlayError
+from games.play.models import Match, Move, Status, TerminationReason
+from games.play.services import Player
 from games.rules import State
-from games.services import Player
 from tests.games.conftest import T0, at
 from tests.support.threads import run_together
 

@@ -5,7 +5,7 @@ mid-task) is harmless.
 - `ai_move(match_id, ply)`: the AI chooses and plays its move through `services.move_apply`.
 
 What the clock makes happen (flags, trump-choice timeouts, a late AI's task sent again) is no
-task: every worker runs the deadline watch (`games.deadline_watch`), started here when the
+task: every worker runs the deadline watch (`games.play.deadline_watch`), started here when the
 worker is ready.
 """
 
@@ -21,9 +21,9 @@ from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_ready, worker_shutdown
 from django.utils import timezone
 
-from games import deadline_watch, services
-from games.errors import PlayError
-from games.models import Match, Seat, Status
+from games.play import deadline_watch, services
+from games.play.errors import PlayError
+from games.play.models import Match, Seat, Status
 from games.rules import Game, Move
 from yourtrumps_site.celery import enqueue
 

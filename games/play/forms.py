@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Variant
-from games.services import TIME_CONTROLS
+from games.play.models import Variant
+from games.play.services import TIME_CONTROLS
 
 UNTIMED = "untimed"
 

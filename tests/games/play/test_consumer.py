@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from games import services
-from games.models import Match, Move, Status
-from games.services import Player
+from games.play import services
+from games.play.models import Match, Move, Status
+from games.play.services import Player
 from tests.games.conftest import SHORT_DUEL
 from tests.games.sockets import MatchSocket, session_cookie_for
 

@@ -7,23 +7,23 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors
-from games.errors import PlayError
-from games.models import (
+from games.play import errors
+from games.play.errors import PlayError
+from games.play.models import (
     Match,
     Move,
     Seat,
     Status,
     TerminationReason,
 )
+from games.play.services.base import _check_not_over, _lock, _seat, _touch
+from games.play.services.clocks import flag_at
+from games.play.services.finishing import _current_out, _finish, _lose
+from games.play.services.presence import claim_available_at
 from games.rules import (
     Outcome,
     Termination,
 )
-from games.services.base import _check_not_over, _lock, _seat, _touch
-from games.services.clocks import flag_at
-from games.services.finishing import _current_out, _finish, _lose
-from games.services.presence import claim_available_at
 
 
 def match_resign(*, match_id: int, seat: int, now: datetime | None = None) -> Match:

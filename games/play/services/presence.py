@@ -10,13 +10,19 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import (
+from games.play.models import (
     Match,
     Move,
     Seat,
     Status,
 )
-from games.services.base import _lock, _seat, _touch, claim_after_seconds, presence_lease_seconds
+from games.play.services.base import (
+    _lock,
+    _seat,
+    _touch,
+    claim_after_seconds,
+    presence_lease_seconds,
+)
 
 
 def is_present(seat: Seat, now: datetime) -> bool:

@@ -3,7 +3,7 @@ and the AI's task sent again when the AI is late.
 
 Every change of turn writes the match's next such instant (`Match.due_at`, from
 `base.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
-(`games.deadline_watch`), finds the matches whose instant has come with one indexed query and
+(`games.play.deadline_watch`), finds the matches whose instant has come with one indexed query and
 enforces each under its lock; a client's `sync` enforces its own match's at once. Nothing is
 scheduled per move, and a deadline cannot be lost with a broker or a worker: it is a column.
 """
@@ -17,9 +17,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import PlayError
-from games.models import Match, Seat, TerminationReason
-from games.services.base import (
+from games.play.errors import PlayError
+from games.play.models import Match, Seat, TerminationReason
+from games.play.services.base import (
     _lock,
     _schedule_followups,
     _touch,
@@ -28,9 +28,9 @@ from games.services.base import (
     due_at,
     trump_timeout_at,
 )
-from games.services.clocks import flag_at
-from games.services.finishing import _lose
-from games.services.play import _advance_trumps
+from games.play.services.clocks import flag_at
+from games.play.services.finishing import _lose
+from games.play.services.play import _advance_trumps
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def _flag_fall(match: Match, seats: list[Seat], now: datetime) -> bool:
 
 
 def _resend_late_ai(match: Match, seats: list[Seat], now: datetime) -> None:
-    from games import tasks
+    from games.play import tasks
 
     late = ai_late_at(match, seats)
     if late is None or now < late:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import errors, services
-from games.errors import PlayError
-from games.models import Match, Move, Result, SeatResult, Status, TerminationReason
+from games.play import errors, services
+from games.play.errors import PlayError
+from games.play.models import Match, Move, Result, SeatResult, Status, TerminationReason
+from games.play.services import Player
 from games.rules import State, deal
-from games.services import Player
 from tests.games.conftest import SHORT_DUEL, T0, at
 
 
@@ -426,7 +426,7 @@ def test_a_rated_duel_records_ratings_before_and_after(alice, bob):
 
 
 def test_the_view_of_a_rated_duel_shows_ratings_and_at_the_end_their_change(alice, bob):
-    from games.selectors import match_view
+    from games.play.selectors import match_view
 
     match = duel(alice, bob, rated=True, clock_initial=180, clock_increment=2)
     before = match_view(match_id=match.pk, viewer_seat=0, now=at(1))
