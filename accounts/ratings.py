@@ -70,6 +70,12 @@ def current_deviation(standing: Standing, *, now: datetime) -> float:
     )
 
 
+def shown_change(before: float, after: float) -> int:
+    """A rating change as players see it: the difference of the rounded ratings (so that
+    the numbers shown before and after always add up)."""
+    return round(after) - round(before)
+
+
 def is_provisional(deviation: float) -> bool:
     return deviation >= PROVISIONAL_DEVIATION
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Q
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ratings
@@ -118,30 +118,14 @@ def profile_record(*, user: User) -> Record:
     )
 
 
-def match_url(match_id: int) -> str | None:
-    """The replay of a finished match (else its live page), or None if neither exists."""
-    for name in ("replays:replay", "games:match"):
-        try:
-            return reverse(name, args=[match_id])
-        except NoReverseMatch:
-            continue
-    return None
+def match_url(match_id: int) -> str:
+    """The replay of a match (it follows a game still being played live)."""
+    return reverse("replays:replay", args=[match_id])
 
 
-def play_ai_url() -> str:
-    """Where the "play the AI" button of an empty profile leads."""
-    try:
-        return reverse("games:play_ai")
-    except NoReverseMatch:
-        return reverse("home")
-
-
-def player_history_url(*, user: User) -> str | None:
-    """The page listing all of a player's games, if the replays app provides one."""
-    try:
-        return reverse("replays:player_history", args=[user.username])
-    except NoReverseMatch:
-        return None
+def player_history_url(*, user: User) -> str:
+    """The page listing all of a player's games."""
+    return reverse("replays:player_history", args=[user.username])
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +160,6 @@ def profile_recent_games(*, user: User, limit: int = RECENT_GAMES) -> list[Recen
     games = []
     for seat in seats:
         match: Match = seat.match
-        delta = None
-        if seat.rating_before is not None and seat.rating_after is not None:
-            delta = round(seat.rating_after) - round(seat.rating_before)
         games.append(
             RecentGame(
                 match_id=match.pk,
@@ -188,8 +169,8 @@ def profile_recent_games(*, user: User, limit: int = RECENT_GAMES) -> list[Recen
                 result=seat.result,
                 rated=match.rated,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
-                rating_delta=delta,
-                time_control=match.time_control_label,
+                rating_delta=seat.rating_delta,
+                time_control=match.time_control.label,
                 variant=match.get_variant_display(),
             )
         )

@@ -159,7 +159,7 @@ class RatingChange:
     @property
     def delta(self) -> int:
         """The change as shown: the difference of the rounded ratings."""
-        return round(self.rating_after) - round(self.rating_before)
+        return ratings.shown_change(self.rating_before, self.rating_after)
 
 
 def rating_ensure(*, users: list[User]) -> None:

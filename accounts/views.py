@@ -98,7 +98,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "record": selectors.profile_record(user=user),
         "recent_games": selectors.profile_recent_games(user=user),
         "chart": rating_chart([(point.at, point.rating) for point in history]),
-        "play_ai_url": selectors.play_ai_url(),
         "all_games_url": selectors.player_history_url(user=user),
     }
     return render(request, "accounts/profile.html", context)

@@ -30,9 +30,11 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from games.play import services, snapshots  # noqa: E402
+from games.play import services  # noqa: E402
 from games.play.models import Match  # noqa: E402
 from games.play.services import Player  # noqa: E402
+from games.play.state_message import state_message  # noqa: E402
+from games.play.time_control import TimeControl  # noqa: E402
 from games.rules import State  # noqa: E402
 
 
@@ -52,7 +54,7 @@ def main() -> None:
     def new_duel(index: int) -> Match:
         return services.match_create(
             players=[Player(user=users[2 * index]), Player(user=users[2 * index + 1])],
-            rated=True, clock_initial=600, clock_increment=5, trumps="SH")
+            rated=True, time_control=TimeControl(600, 5), trumps="SH")
 
     matches = [new_duel(i) for i in range(args.duels)]
     apply_cpu = render_cpu = 0.0
@@ -67,15 +69,13 @@ def main() -> None:
                     matches[index] = match = new_duel(index)
                 move = rng.choice(State.from_tpn(match.position_tpn).legal_moves())
                 started = time.process_time()
-                match = services.move_apply(match_id=match.pk, seat=match.to_move,
-                                            move=str(move), expected_ply=match.ply)
+                change = services.move_apply(match_id=match.pk, seat=match.to_move,
+                                             move=str(move), expected_ply=match.ply)
                 apply_cpu += time.process_time() - started
-                matches[index] = match
+                matches[index] = match = change.match
                 started = time.process_time()
-                snapshot = snapshots.recent.get(match.pk, at_least=match.version)
-                assert snapshot is not None
                 for seat in (0, 1):
-                    snapshots.snapshot_view(snapshot=snapshot, viewer_seat=seat)
+                    state_message(snapshot=change.snapshot, viewer_seat=seat)
                 render_cpu += time.process_time() - started
                 played += 1
         wall = time.perf_counter() - wall

@@ -350,7 +350,7 @@ def run_measures(args: argparse.Namespace) -> None:
         ("site history, page 400 (the last one: lists are counted to 10,000)",
          "/games/?page=400"),
         ("site history, rated 3+2 duels between people",
-         "/games/?rated=rated&time_control=180%2B2&against=people&players=2"),
+         "/games/?rated=rated&time_control=3%2B2&against=people&players=2"),
         ("site history, draws in March 2025",
          "/games/?result=draw&date_from=2025-03-01&date_to=2025-03-31"),
         ("site history, one player's name", f"/games/?opponent={quiet['user__username']}"),

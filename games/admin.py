@@ -26,7 +26,7 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "variant", "rated", "time_control_label", "result",
+    list_display = ("id", "status", "variant", "rated", "time_control", "result",
                     "termination", "ply", "created_at", "finished_at")
     list_filter = ("status", "variant", "rated", "termination")
     date_hierarchy = "created_at"

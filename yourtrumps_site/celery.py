@@ -31,6 +31,12 @@ def enqueue(task: Any, *args: Any, **kwargs: Any) -> None:
         task.apply_async(args=args, kwargs=kwargs)
 
 
+def enqueue_by_name(name: str, *args: Any) -> None:
+    """`enqueue` for a task named as it is registered (`games.ai_move`): the services that
+    send it need not import the module that runs it."""
+    enqueue(app.tasks[name], *args)
+
+
 def _run_eagerly(task: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     from django.db import close_old_connections
 

@@ -214,6 +214,31 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# --- Play and matchmaking -------------------------------------------------------------------
+# Every tunable of the games app, in seconds unless named otherwise; tests override them.
+# How long a player has to choose a trump suit before a random free one is given.
+GAMES_TRUMP_CHOICE_SECONDS = 30
+# How long an open game socket counts as present without renewing its lease.
+GAMES_PRESENCE_LEASE_SECONDS = 45
+# How long a player must be gone, on their own turn, before the others may claim the game.
+GAMES_CLAIM_AFTER_SECONDS = 30
+# How long the AI may take to answer before its task is sent again.
+GAMES_AI_STALL_SECONDS = 20
+# How often the deadline watch looks for flags, trump timeouts and late AI moves.
+GAMES_DEADLINE_WATCH_SECONDS = 0.25
+# How often a quick-pairing pool pairs its waiting players (a wave).
+MATCHMAKING_WAVE_SECONDS = 3.0
+# How long a pool entry or seek lives without its lobby socket renewing it.
+MATCHMAKING_ALIVE_SECONDS = 15.0
+# How long a challenge to a player stays open.
+MATCHMAKING_CHALLENGE_MINUTES = 10.0
+# (attempts, seconds) per action and user.
+MATCHMAKING_RATE_LIMITS = {
+    "pool_join": (12, 60),
+    "seek_create": (10, 60),
+    "challenge_create": (10, 600),
+}
+
 # --- Accounts ---------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

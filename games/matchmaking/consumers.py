@@ -34,6 +34,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
@@ -101,7 +102,7 @@ class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[mi
         then."""
         ticks = 0
         while True:
-            await asyncio.sleep(services.wave_seconds())
+            await asyncio.sleep(settings.MATCHMAKING_WAVE_SECONDS)
             ticks += 1
             try:
                 searching = await database_sync_to_async(self._beat)()

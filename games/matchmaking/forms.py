@@ -5,11 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.matchmaking.services import TIME_CONTROL_KEYS
-
-
-def time_control_choices() -> list[tuple[str, str]]:
-    return [(key, key) for key in TIME_CONTROL_KEYS]
+from games.play.forms import time_control_choices
 
 
 class ChallengeForm(forms.Form):
@@ -22,4 +18,4 @@ class ChallengeForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.fields["time_control"].choices = time_control_choices()
+        self.fields["time_control"].choices = time_control_choices(untimed=False)

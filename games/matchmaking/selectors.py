@@ -7,15 +7,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ratings
 from accounts.models import PlayerRating, User
 from accounts.selectors import rating_get_many
 from games.matchmaking.models import Challenge, ChallengeStatus, PoolEntry, Seek
-from games.matchmaking.services import TIME_CONTROL_KEYS, time_control_key
 from games.play.models import Seat, Status
+from games.play.time_control import LIVE, TimeControl
 
 # A match this fresh, found when a lobby socket opens, is one the player was just paired
 # into while their page was loading: the socket sends them to it.
@@ -25,11 +25,8 @@ LOBBY_SEEKS = 200  # the oldest first: a seek waiting longest is shown first
 
 
 def match_page_url(*, match_id: int) -> str:
-    """The page of a live match (live play's), or this package's stand-in if there is none."""
-    try:
-        return reverse("games:match", args=[match_id])
-    except NoReverseMatch:
-        return reverse("matchmaking:match", args=[match_id])
+    """The page of a match, where its players play it."""
+    return reverse("games:match", args=[match_id])
 
 
 def _ms(at: datetime) -> int:
@@ -45,7 +42,7 @@ def pools(*, now: datetime | None = None) -> list[dict[str, Any]]:
         .annotate(n=Count("id"))
         .values_list("pool_id", "n")
     )
-    return [{"key": key, "waiting": counts.get(key, 0)} for key in TIME_CONTROL_KEYS]
+    return [{"key": control.key, "waiting": counts.get(control.key, 0)} for control in LIVE]
 
 
 def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
@@ -64,7 +61,7 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
             "player_id": seek.creator_id,
             "rating": summaries[seek.creator_id].rating,
             "provisional": summaries[seek.creator_id].provisional,
-            "time_control": time_control_key(seek.clock_initial, seek.clock_increment),
+            "time_control": TimeControl.of(seek).key,
             "rated": seek.rated,
         }
         for seek in seeks
@@ -85,7 +82,7 @@ def _challenge_row(challenge: Challenge) -> dict[str, Any]:
         "token": challenge.token,
         "from": challenge.challenger.username,
         "to": challenge.challenged.username if challenge.challenged else None,
-        "time_control": time_control_key(challenge.clock_initial, challenge.clock_increment),
+        "time_control": TimeControl.of(challenge).key,
         "rated": challenge.rated,
         "url": reverse("matchmaking:challenge", args=[challenge.token]),
         "expires_ms": _ms(challenge.expires_at),

@@ -3,7 +3,7 @@
 Quick pairing: a player joins one pool (one time control); waves pair the waiting players
 (`pairing`), each wave in one transaction holding the pool's row lock, so two processes never
 run a wave of the same pool at once. A wave runs at once when someone joins, and otherwise
-whenever a waiting player's lobby socket asks, at most once per `wave_seconds()`: no beat
+whenever a waiting player's lobby socket asks, at most once per `MATCHMAKING_WAVE_SECONDS`: no beat
 process is needed, and a wave asked for twice does nothing the second time.
 
 Seeks and challenges start a match when accepted.
@@ -41,7 +41,8 @@ from games.matchmaking import errors, pairing
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
 from games.play.models import Match, Seat, Status
-from games.play.services import TIME_CONTROLS, Player, match_create
+from games.play.services import Player, match_create
+from games.play.time_control import TimeControl, offered_live
 from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)
@@ -50,42 +51,8 @@ LOBBY_GROUP = "lobby"
 MAX_OPEN_SEEKS = 3
 
 
-def time_control_key(initial: int, increment: int) -> str:
-    """The name of a time control as players write it: minutes + increment ("3+2")."""
-    return f"{initial // 60}+{increment}"
-
-
-# The quick-pairing pools, and the time controls of seeks and challenges: the same set.
-TIME_CONTROL_KEYS: dict[str, tuple[int, int]] = {
-    time_control_key(initial, increment): (initial, increment)
-    for initial, increment in TIME_CONTROLS
-}
-
-
-def wave_seconds() -> float:
-    return float(getattr(settings, "MATCHMAKING_WAVE_SECONDS", 3.0))
-
-
-def alive_seconds() -> float:
-    """How long a pool entry or seek lives without its socket renewing it."""
-    return float(getattr(settings, "MATCHMAKING_ALIVE_SECONDS", 15.0))
-
-
-def challenge_minutes() -> float:
-    return float(getattr(settings, "MATCHMAKING_CHALLENGE_MINUTES", 10.0))
-
-
-# (attempts, seconds) per action and user.
-DEFAULT_RATE_LIMITS = {
-    "pool_join": (12, 60),
-    "seek_create": (10, 60),
-    "challenge_create": (10, 600),
-}
-
-
 def _rate_limit(action: str, user: User) -> None:
-    limits = {**DEFAULT_RATE_LIMITS, **getattr(settings, "MATCHMAKING_RATE_LIMITS", {})}
-    limit, window = limits[action]
+    limit, window = settings.MATCHMAKING_RATE_LIMITS[action]
     wait = ratelimit.hit(key=f"{action}:{user.pk}", limit=limit, window=window)
     if wait is not None:
         seconds = max(1, math.ceil(wait))
@@ -99,13 +66,13 @@ def _rate_limit(action: str, user: User) -> None:
         )
 
 
-def _time_control(key: str) -> tuple[int, int]:
-    try:
-        return TIME_CONTROL_KEYS[key]
-    except KeyError:
-        raise MatchmakingError(
-            errors.UNKNOWN_TIME_CONTROL, _("There is no such time control.")
-        ) from None
+def _time_control(key: str) -> TimeControl:
+    """The offered live time control of a key: the quick-pairing pools, seeks and challenges
+    all use the same set (`games.play.time_control.LIVE`)."""
+    control = offered_live(key)
+    if control is None:
+        raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
+    return control
 
 
 def _lock_users(user_ids: list[int]) -> dict[int, User]:
@@ -138,14 +105,12 @@ def _rating_of(user: User) -> float:
 
 
 def _start_match(
-    *, users: list[User], initial: int, increment: int, rated: bool, now: datetime
+    *, users: list[User], time_control: TimeControl, rated: bool, now: datetime
 ) -> Match:
     """A match between two locked, free users; their other offers are withdrawn."""
     players = [Player(user=user) for user in users]
     random.SystemRandom().shuffle(players)
-    match = match_create(
-        players=players, rated=rated, clock_initial=initial, clock_increment=increment, now=now
-    )
+    match = match_create(players=players, rated=rated, time_control=time_control, now=now)
     PoolEntry.objects.filter(user__in=users).delete()
     had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
     ids = [user.pk for user in users]
@@ -225,7 +190,7 @@ def pool_join(
         _check_free(locked)
         _pool_ensure(pool)
         entry = PoolEntry.objects.filter(user=locked).first()
-        alive_until = now + timedelta(seconds=alive_seconds())
+        alive_until = now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS)
         if entry is not None and entry.pool_id == pool:
             entry.alive_until = alive_until
             entry.channel_name = channel_name or entry.channel_name
@@ -262,10 +227,10 @@ def _waved_recently(key: str, now: datetime, interval: float, row: Pool | None =
 
 def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) -> list[Match]:
     """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
-    pool ran less than `wave_seconds()` ago (any process may ask; one wave runs)."""
+    pool ran less than `MATCHMAKING_WAVE_SECONDS` ago (any process may ask; one wave runs)."""
     now = now or timezone.now()
-    initial, increment = _time_control(pool)
-    interval = wave_seconds()
+    control = _time_control(pool)
+    interval = settings.MATCHMAKING_WAVE_SECONDS
     matches: list[Match] = []
     if not force and _waved_recently(pool, now, interval):
         return []  # checked without the lock first: many sockets ask, few waves run
@@ -307,7 +272,7 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
                 continue
             matches.append(
                 _start_match(
-                    users=[users[a.key], users[b.key]], initial=initial, increment=increment,
+                    users=[users[a.key], users[b.key]], time_control=control,
                     rated=True, now=now,
                 )
             )
@@ -325,7 +290,7 @@ def lobby_heartbeat(
     """A lobby socket is still open: keep its pool entry and seeks alive (taking over the
     user's entry if it belongs to no live socket). Returns the pool the user waits in."""
     now = now or timezone.now()
-    alive_until = now + timedelta(seconds=alive_seconds())
+    alive_until = now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS)
     Seek.objects.filter(channel_name=channel_name).update(alive_until=alive_until)
     entry = PoolEntry.objects.filter(user=user, alive_until__gt=now).first()
     if entry is None:
@@ -358,7 +323,7 @@ def seek_create(
     now: datetime | None = None,
 ) -> Seek:
     now = now or timezone.now()
-    initial, increment = _time_control(time_control)
+    control = _time_control(time_control)
     _rate_limit("seek_create", user)
     with transaction.atomic():
         locked = _lock_users([user.pk])[user.pk]
@@ -373,8 +338,9 @@ def seek_create(
                 ) % {"count": MAX_OPEN_SEEKS},
             )
         seek = Seek.objects.create(
-            creator=locked, clock_initial=initial, clock_increment=increment, rated=rated,
-            created_at=now, alive_until=now + timedelta(seconds=alive_seconds()),
+            creator=locked, clock_initial=control.initial, clock_increment=control.increment,
+            rated=rated,
+            created_at=now, alive_until=now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS),
             channel_name=channel_name,
         )
         transaction.on_commit(lobby_changed)
@@ -409,8 +375,8 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
         _check_free(users[user.pk])
         _check_free(users[seek.creator_id], own=False)
         return _start_match(
-            users=[users[seek.creator_id], users[user.pk]], initial=seek.clock_initial,
-            increment=seek.clock_increment, rated=seek.rated, now=now,
+            users=[users[seek.creator_id], users[user.pk]],
+            time_control=TimeControl.of(seek), rated=seek.rated, now=now,
         )
 
 
@@ -427,7 +393,7 @@ def challenge_create(
 ) -> Challenge:
     """Challenge one user, or (`challenged` None) make a link anyone logged in may accept."""
     now = now or timezone.now()
-    initial, increment = _time_control(time_control)
+    control = _time_control(time_control)
     if challenged is not None and challenged.pk == challenger.pk:
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
@@ -436,8 +402,9 @@ def challenge_create(
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
-            clock_initial=initial, clock_increment=increment, rated=rated, created_at=now,
-            expires_at=now + timedelta(minutes=challenge_minutes()),
+            clock_initial=control.initial, clock_increment=control.increment, rated=rated,
+            created_at=now,
+            expires_at=now + timedelta(minutes=settings.MATCHMAKING_CHALLENGE_MINUTES),
         )
         if challenged is not None:
             challenged_id = challenged.pk
@@ -469,7 +436,7 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
         _check_free(users[challenge.challenger_id], own=False)
         match = _start_match(
             users=[users[challenge.challenger_id], users[user.pk]],
-            initial=challenge.clock_initial, increment=challenge.clock_increment,
+            time_control=TimeControl.of(challenge),
             rated=challenge.rated, now=now,
         )
         challenge.status = ChallengeStatus.ACCEPTED

@@ -7,7 +7,6 @@ app_name = "matchmaking"
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/pool/", views.pool_join, name="pool_join"),
-    path("lobby/game/<int:match_id>/", views.match_stand_in, name="match"),
     path("challenge/new/", views.challenge_new, name="challenge_new"),
     path("challenge/<str:token>/", views.challenge_detail, name="challenge"),
     path("challenge/<str:token>/accept/", views.challenge_accept, name="challenge_accept"),

@@ -17,6 +17,7 @@ from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.forms import ChallengeForm
+from games.play.time_control import LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
 
 
@@ -57,7 +58,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         request,
         "games/lobby.html",
         {
-            "pools": list(services.TIME_CONTROL_KEYS),
+            "pools": [control.key for control in LIVE],
             "lobby_config": lobby_config(request),
         },
     )
@@ -117,8 +118,7 @@ def challenge_detail(request: HttpRequest, token: str) -> HttpResponse:
         "games/challenge.html",
         {
             "challenge": challenge,
-            "time_control": services.time_control_key(challenge.clock_initial,
-                                                      challenge.clock_increment),
+            "time_control": TimeControl.of(challenge),
             "is_open": selectors.challenge_is_open(challenge=challenge),
             "is_challenger": user.is_authenticated and user.pk == challenge.challenger_id,
             "may_accept": user.is_authenticated and user.pk != challenge.challenger_id and (
@@ -158,19 +158,3 @@ def challenge_decline(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/leaderboard.html", {"rows": selectors.leaderboard()})
-
-
-@require_GET
-def match_stand_in(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Where a new match is announced while live play has no match page: goes there once
-    it exists."""
-    url = selectors.match_page_url(match_id=match_id)
-    if url != request.path:
-        return redirect(url)
-    from games.play.selectors import match_get, match_seats
-
-    match = match_get(match_id=match_id)
-    if match is None:
-        raise Http404
-    return render(request, "games/lobby_match.html",
-                  {"match": match, "seats": match_seats(match=match)})

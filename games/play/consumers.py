@@ -20,9 +20,10 @@ Protocol (JSON objects; every message from the server carries `version`):
 
 Spectators (anyone, for a public match) receive the states and may only `sync`.
 
-Each change is read back once, after its commit, and reaches every socket of the match inside
-the channel-layer event (`games.play.snapshots`); a socket renders its own view from it in its
-user's language, with no query. Database work runs on the pool of `yourtrumps_site.db_threads`.
+The service that made a change returns its snapshot (`games.play.snapshots`), which reaches
+every socket of the match inside the channel-layer event; a socket renders its own view from it
+(`games.play.state_message`) in its user's language, with no query. Database work runs on the
+pool of `yourtrumps_site.db_threads`.
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 from pydantic import ValidationError
 
-from games.play import errors, selectors, services, snapshots
+from games.play import errors, selectors, services
 from games.play.errors import PlayError
 from games.play.leases import leases
 from games.play.schemas import MoveMessage, TrumpMessage, client_message
+from games.play.snapshot_cache import Snapshot, recent
+from games.play.snapshots import match_snapshot
+from games.play.state_message import state_message
 from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.ws_limits import WebSocketLimits
@@ -134,7 +138,7 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
                               message.type)
             return
         try:
-            extra, snapshot = await db_call(self._act, message)
+            change = await db_call(self._act, message)
         except PlayError as error:
             await self._error(error.code, error.detail, message.type, refresh=True)
             return
@@ -145,45 +149,41 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
             await self._error(errors.SERVER_ERROR, "the server failed; try again",
                               message.type, refresh=True)
             return
-        version = snapshot["version"] if snapshot is not None else None
-        await self.send_json({"type": "ok", "for": message.type, "version": version, **extra})
+        # A rematch asked for again changes nothing: the match as it is names the new one.
+        snapshot = change.snapshot if change is not None else await self._read_snapshot()
+        if snapshot is None:
+            return
+        reply: dict[str, Any] = {"type": "ok", "for": message.type,
+                                 "version": snapshot["version"]}
+        if message.type == "rematch":
+            reply["match_id"] = snapshot["rematch_id"]
+        await self.send_json(reply)
         await self._send_state(snapshot)
 
-    def _act(self, message: Any) -> tuple[dict[str, Any], snapshots.Snapshot | None]:
-        """Call the service of the message (on a database thread); return what to add to the
-        `ok` and the match as of the change (read once by the broadcast after its commit)."""
+    def _act(self, message: Any) -> services.Change | None:
+        """Call the service of the message (on a database thread)."""
         match_id, seat = self.match_id, self.seat
         assert seat is not None
-        extra: dict[str, Any] = {}
-        changed = None
         if isinstance(message, MoveMessage):
-            changed = services.move_apply(
+            return services.move_apply(
                 match_id=match_id, seat=seat, move=message.move, expected_ply=message.ply
             )
-        elif isinstance(message, TrumpMessage):
-            changed = services.match_choose_trump(match_id=match_id, seat=seat,
-                                                  suit=message.suit)
-        elif message.type == "rematch":
-            new = services.match_rematch(match_id=match_id, seat=seat)
-            extra = {"match_id": new.pk if new is not None else None}
-        else:
-            action = {
-                "resign": services.match_resign,
-                "abort": services.match_abort,
-                "draw_offer": services.match_draw_offer,
-                "draw_accept": services.match_draw_accept,
-                "draw_decline": services.match_draw_decline,
-                "claim_victory": services.match_claim_victory,
-            }[message.type]
-            changed = action(match_id=match_id, seat=seat)
-        held = (
-            snapshots.recent.get(match_id, at_least=changed.version)
-            if changed is not None else None
-        )
-        return extra, held or snapshots.match_snapshot(match_id=match_id)
+        if isinstance(message, TrumpMessage):
+            return services.match_choose_trump(match_id=match_id, seat=seat,
+                                               suit=message.suit)
+        action = {
+            "resign": services.match_resign,
+            "abort": services.match_abort,
+            "draw_offer": services.match_draw_offer,
+            "draw_accept": services.match_draw_accept,
+            "draw_decline": services.match_draw_decline,
+            "claim_victory": services.match_claim_victory,
+            "rematch": services.match_rematch,
+        }[message.type]
+        return action(match_id=match_id, seat=seat)
 
-    async def _read_snapshot(self) -> snapshots.Snapshot | None:
-        return await db_call(snapshots.match_snapshot, match_id=self.match_id)
+    async def _read_snapshot(self) -> Snapshot | None:
+        return await db_call(match_snapshot, match_id=self.match_id)
 
     # --- to the client --------------------------------------------------------------------
 
@@ -195,17 +195,16 @@ class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):
         if snapshot is None:  # the change could not be read back: read it now
             snapshot = await self._read_snapshot()
         else:
-            snapshots.recent.put(snapshot)
+            recent.put(snapshot)  # committed: a later move of this match may read from it
         await self._send_state(snapshot)
 
-    async def _send_state(self, snapshot: snapshots.Snapshot | None, force: bool = False
-                          ) -> None:
+    async def _send_state(self, snapshot: Snapshot | None, force: bool = False) -> None:
         if snapshot is None:
             return
         if force or snapshot["version"] > self.sent_version:
             self.sent_version = max(self.sent_version, snapshot["version"])
             with translation.override(self.language):
-                view = snapshots.snapshot_view(snapshot=snapshot, viewer_seat=self.seat)
+                view = state_message(snapshot=snapshot, viewer_seat=self.seat)
             await self.send_json(view)
 
     async def _error(self, code: str, detail: str, about: str | None, *,

@@ -23,7 +23,7 @@ _watch: tuple[threading.Thread, threading.Event] | None = None
 
 def interval_seconds() -> float:
     """How often the watch looks: how late at most a flag falls after the clock's zero."""
-    return float(getattr(settings, "GAMES_DEADLINE_WATCH_SECONDS", 0.25))
+    return float(settings.GAMES_DEADLINE_WATCH_SECONDS)
 
 
 def start() -> None:

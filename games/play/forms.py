@@ -6,10 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.play.models import Variant
-from games.play.services import TIME_CONTROLS
-
-UNTIMED = "untimed"
-
+from games.play.time_control import LIVE, UNTIMED, TimeControl
 
 # The names of the AI's levels (`games.ai.LEVELS`), translated here.
 LEVEL_NAMES = {
@@ -30,28 +27,20 @@ def ai_levels() -> list[tuple[int, str]]:
     ]
 
 
-def time_control_choices() -> list[tuple[str, str]]:
-    choices = [(UNTIMED, str(_("Untimed")))]
-    for initial, increment in TIME_CONTROLS:
-        choices.append((f"{initial}+{increment}", f"{initial // 60}+{increment}"))
-    return choices
-
-
-def parse_time_control(value: str) -> tuple[int | None, int]:
-    """(initial seconds, increment seconds) of a choice; (None, 0) when untimed."""
-    if value == UNTIMED:
-        return None, 0
-    initial, increment = value.split("+")
-    return int(initial), int(increment)
+def time_control_choices(*, untimed: bool) -> list[tuple[str, str]]:
+    """The offered time controls as form choices (keys, labels), the untimed game first."""
+    controls = (UNTIMED, *LIVE) if untimed else LIVE
+    return [(control.key, control.label) for control in controls]
 
 
 class PlayAIForm(forms.Form):
     level = forms.TypedChoiceField(label=_("Level"), coerce=int, initial=1)
-    time_control = forms.ChoiceField(label=_("Time control"), initial=UNTIMED)
+    time_control = forms.TypedChoiceField(label=_("Time control"), coerce=TimeControl.parse,
+                                          initial=UNTIMED.key)
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices,
                                 initial=Variant.STANDARD)
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.fields["level"].choices = ai_levels()
-        self.fields["time_control"].choices = time_control_choices()
+        self.fields["time_control"].choices = time_control_choices(untimed=True)

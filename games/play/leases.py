@@ -1,6 +1,6 @@
 """The presence leases of the seats whose game sockets this process holds, renewed together.
 
-A seat counts as present while its lease runs (`services.is_present`); an open socket keeps it
+A seat counts as present while its lease runs (`checks.is_present`); an open socket keeps it
 running. One task per process renews every held seat in one statement each third of the
 lease, instead of one write per socket: a thousand sockets cost one query every 15 s. A
 process that dies renews nothing, and its seats' leases lapse on their own.
@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+
+from django.conf import settings
 
 from games.play import services
 from yourtrumps_site.db_threads import db_call
@@ -38,7 +40,7 @@ class LeaseKeeper:
             del self._held[key]
 
     async def _renew_while_held(self) -> None:
-        interval = services.presence_lease_seconds() / 3
+        interval = settings.GAMES_PRESENCE_LEASE_SECONDS / 3
         while self._held:
             await asyncio.sleep(interval)
             seats = list(self._held)

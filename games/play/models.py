@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from accounts.ratings import shown_change
+from games.play.time_control import TimeControl
 
 
 class Variant(models.TextChoices):
@@ -83,6 +84,12 @@ class Match(models.Model):
     from_position = models.BooleanField(_("started from a position"), default=False)
     position_tpn = models.CharField(_("current position (TPN, cache)"), max_length=200,
                                     blank=True)
+    # Beside the position, what a TPN cannot carry (`State.known_text`): the cards everyone
+    # knows each seat holds (taken from the pile in view of all, the trump sixes).
+    position_known = models.CharField(_("cards known to all (cache)"), max_length=120,
+                                      blank=True)
+    # The cards the last move took from the pile, if it was a take (the board shows them).
+    last_taken = models.CharField(_("cards the last move took"), max_length=72, blank=True)
 
     ply = models.PositiveIntegerField(_("moves played"), default=0)
     # Bumped by every change a client must see (moves, trump choices, offers, presence).
@@ -135,37 +142,8 @@ class Match(models.Model):
         return self.clock_initial is not None
 
     @property
-    def time_control_label(self) -> str:
-        return time_control_label(self.clock_initial, self.clock_increment)
-
-    @property
-    def time_control_words(self) -> str:
-        return time_control_words(self.clock_initial, self.clock_increment)
-
-
-def time_control_label(initial: int | None, increment: int) -> str:
-    """A time control as players write it, minutes + seconds a move: "3+2" (in Polish a
-    half minute is "0,5+0")."""
-    if initial is None:
-        return str(_("Untimed"))
-    minutes = initial / 60
-    shown = f"{minutes:g}" if minutes >= 1 else f"{minutes:.2g}"
-    return f"{number_format(shown)}+{increment}"
-
-
-def time_control_words(initial: int | None, increment: int) -> str:
-    """The same in words, for the label's title: "3 minutes, plus 2 seconds a move"."""
-    if initial is None:
-        return str(_("Untimed"))
-    if initial % 60 == 0:
-        count = initial // 60
-        clock = ngettext("%(count)d minute", "%(count)d minutes", count) % {"count": count}
-    else:
-        clock = ngettext("%(count)d second", "%(count)d seconds", initial) % {"count": initial}
-    bonus = ngettext(
-        "%(count)d second a move", "%(count)d seconds a move", increment
-    ) % {"count": increment}
-    return gettext("%(clock)s, plus %(bonus)s") % {"clock": clock, "bonus": bonus}
+    def time_control(self) -> TimeControl:
+        return TimeControl.of(self)
 
 
 class Seat(models.Model):
@@ -216,6 +194,14 @@ class Seat(models.Model):
     @property
     def is_ai(self) -> bool:
         return self.ai_level is not None
+
+    @property
+    def rating_delta(self) -> int | None:
+        """How the game changed this seat's rating, as shown (rounded ratings' difference);
+        None for a seat that was not rated."""
+        if self.rating_after is None or self.rating_before is None:
+            return None
+        return shown_change(self.rating_before, self.rating_after)
 
     @property
     def display_name(self) -> str:

@@ -21,11 +21,10 @@ from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_ready, worker_shutdown
 from django.utils import timezone
 
-from games.play import deadline_watch, services
+from games.play import checks, deadline_watch, selectors, services
 from games.play.errors import PlayError
 from games.play.models import Match, Seat, Status
 from games.rules import Game, Move
-from yourtrumps_site.celery import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -74,10 +73,11 @@ def ai_move(match_id: int, ply: int) -> str | None:
     seat = Seat.objects.get(match=match, index=match.to_move)
     if not seat.is_ai:
         return None
-    game = services.match_game_load(match)
+    game = selectors.match_game(match=match)
+    assert game is not None  # playing: there is a deal
     movetime = ai_movetime(
         level=seat.ai_level or 1,
-        clock_ms=services.remaining_ms(match, seat, timezone.now()),
+        clock_ms=checks.remaining_ms(match, seat, timezone.now()),
         increment=match.clock_increment,
     )
     # Stop a little before the soft limit so that the best move so far is still played.
@@ -95,13 +95,6 @@ def ai_move(match_id: int, ply: int) -> str | None:
         logger.info("AI move for match %s ply %s not played: %s", match_id, ply, error.code)
         return None
     return str(move)
-
-
-# --- sending them ----------------------------------------------------------------------------
-
-
-def enqueue_ai_move(*, match_id: int, ply: int) -> None:
-    enqueue(ai_move, match_id, ply)
 
 
 @worker_ready.connect

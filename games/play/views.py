@@ -12,13 +12,13 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.play import selectors, services
-from games.play.forms import PlayAIForm, parse_time_control
+from games.play.forms import PlayAIForm
 from games.play.models import TerminationReason
 from games.play.services import Player
 from games.rules import MOVE_LIMIT
@@ -46,7 +46,7 @@ def viewer_of(request: HttpRequest) -> selectors.Viewer:
 def play_ai(request: HttpRequest) -> HttpResponse:
     form = PlayAIForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        initial, increment = parse_time_control(form.cleaned_data["time_control"])
+        time_control = form.cleaned_data["time_control"]
         if request.user.is_authenticated:
             human = Player(user=request.user)  # type: ignore[arg-type]
         else:
@@ -54,8 +54,7 @@ def play_ai(request: HttpRequest) -> HttpResponse:
         match = services.match_create(
             players=[human, Player(ai_level=form.cleaned_data["level"])],
             variant=form.cleaned_data["variant"],
-            clock_initial=initial,
-            clock_increment=increment,
+            time_control=time_control,
         )
         return redirect("games:match", match_id=match.pk)
     return render(request, "games/play_ai.html", {"form": form})
@@ -70,13 +69,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = selectors.seat_of(seats=seats, viewer=viewer_of(request))
     if seat is None and not match.public:
         raise Http404
-    replay_url = ""
-    for name in ("replays:replay", "games:replay"):
-        try:
-            replay_url = reverse(name, args=[match.pk])
-            break
-        except NoReverseMatch:
-            continue
+    replay_url = reverse("replays:replay", args=[match.pk])
     return render(
         request,
         "games/match.html",

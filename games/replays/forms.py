@@ -8,18 +8,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.play.services import TIME_CONTROLS
-from games.replays.history import AGAINST_AI, AGAINST_PEOPLE, UNTIMED, HistoryFilters
+from games.play.time_control import LIVE, UNTIMED, TimeControl
+from games.replays.history import AGAINST_AI, AGAINST_PEOPLE, HistoryFilters
 from games.replays.services import MAX_RECORD_BYTES
 
 
 def _time_control_choices() -> list[tuple[str, Any]]:
-    choices: list[tuple[str, Any]] = [("", _("Any")), (UNTIMED, _("Untimed"))]
-    for initial, increment in TIME_CONTROLS:
-        minutes = initial / 60
-        label = f"{minutes:g}+{increment}"
-        choices.append((f"{initial}+{increment}", label))
-    return choices
+    return [("", _("Any")), (UNTIMED.key, UNTIMED.label),
+            *((control.key, control.label) for control in LIVE)]
 
 
 class HistoryFilterForm(forms.Form):
@@ -73,7 +69,8 @@ class HistoryFilterForm(forms.Form):
             result=data.get("result") or "",
             rated=rated,
             against=data.get("against") or "",
-            time_control=data.get("time_control") or "",
+            time_control=TimeControl.parse(data["time_control"])
+            if data.get("time_control") else None,
             date_from=data.get("date_from"),
             date_to=data.get("date_to"),
             n_players=int(players) if players else None,

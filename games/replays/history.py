@@ -18,13 +18,13 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from games.play.models import Match, Seat, SeatResult, Status
+from games.play.time_control import TimeControl
 from games.replays.selectors import SUIT_SYMBOLS
 
 HISTORY_PAGE_SIZE = 25
 
 AGAINST_AI = "ai"
 AGAINST_PEOPLE = "people"
-UNTIMED = "untimed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,7 @@ class HistoryFilters:
     rated: bool | None = None
     against: str = ""
     """``ai``: an AI sat at the table; ``people``: no AI did."""
-    time_control: str = ""
-    """``untimed`` or ``INITIAL+INCREMENT`` in seconds (``180+2``)."""
+    time_control: TimeControl | None = None
     date_from: date | None = None
     date_to: date | None = None
     n_players: int | None = None
@@ -109,11 +108,9 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
     if filters.against:
         ai_seat = Exists(Seat.objects.filter(match=OuterRef("pk"), ai_level__isnull=False))
         matches = matches.filter(ai_seat if filters.against == AGAINST_AI else ~ai_seat)
-    if filters.time_control == UNTIMED:
-        matches = matches.filter(clock_initial__isnull=True)
-    elif filters.time_control:
-        initial, increment = (int(x) for x in filters.time_control.split("+"))
-        matches = matches.filter(clock_initial=initial, clock_increment=increment)
+    if filters.time_control is not None:
+        control = filters.time_control
+        matches = matches.filter(clock_initial=control.initial, clock_increment=control.increment)
     if filters.date_from is not None:
         matches = matches.filter(finished_at__gte=_day_start(filters.date_from))
     if filters.date_to is not None:
@@ -138,8 +135,8 @@ def _player_count_source(filters: HistoryFilters, player_id: int) -> QuerySet[Se
     """When only the player's own result narrows the list, count their seats alone (an
     index of seats by user) instead of joining every match."""
     narrowed = (filters.opponent_id, filters.rated, filters.date_from, filters.date_to,
-                filters.n_players)
-    if any(value is not None for value in narrowed) or filters.against or filters.time_control:
+                filters.n_players, filters.time_control)
+    if any(value is not None for value in narrowed) or filters.against:
         return None
     return Seat.objects.filter(user_id=player_id, result__in=_player_results(filters))
 
@@ -196,9 +193,6 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
     row_seats = []
     player_result = ""
     for seat in seats:
-        delta = None
-        if seat.rating_before is not None and seat.rating_after is not None:
-            delta = round(seat.rating_after) - round(seat.rating_before)
         row_seats.append(
             HistorySeat(
                 index=seat.index,
@@ -210,7 +204,7 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
                 result=seat.result,
                 is_ai=seat.is_ai,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
-                rating_delta=delta,
+                rating_delta=seat.rating_delta,
             )
         )
         if player_id is not None and seat.user_id == player_id:
@@ -225,7 +219,7 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
         termination=match.termination,
         termination_label=match.get_termination_display(),
         rated=match.rated,
-        time_control=match.time_control_label,
+        time_control=match.time_control.label,
         variant=match.get_variant_display(),
         n_players=match.n_players,
         plies=match.ply,

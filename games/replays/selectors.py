@@ -8,10 +8,10 @@ position can never be drawn differently from what the engine says it is.
 A position per ply is small (hands and pile as card strings) and is computed by playing the
 moves once, so even a game of the 2000-ply limit is one pass of the engine.
 
-What a replay shows of the hands: in the duel both hands are always open (perfect
-information). With 3-4 players all hands are shown once the game is over; while it is being
-played a spectator sees, of each hand, only the cards everyone knows it holds (as on the game
-page), and a player sees their own hand too.
+What a replay shows of the hands: once the game is over, every hand. While it is being played,
+what the viewer may see (`games.rules.visible_hands`, as on the game page): in the duel both
+hands; with 3-4 players a spectator sees, of each hand, only what every player knows, and a
+player their own hand too.
 """
 
 from __future__ import annotations
@@ -23,18 +23,15 @@ from typing import Any, NamedTuple
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.play.models import Match, Move, Seat, TerminationReason, Variant
-from games.rules import Game, GameRecord, State
+from games.play.models import Match, Move, Seat, TerminationReason
+from games.play.selectors import match_game, match_seats
+from games.rules import Game, GameRecord, State, visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-# --- a match as a rules-engine game ----------------------------------------------------------
-
-
-def match_seats_get(*, match: Match) -> list[Seat]:
-    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+# --- a match's moves, with their times ------------------------------------------------------
 
 
 class StoredMove(NamedTuple):
@@ -50,43 +47,6 @@ def match_moves_get(*, match: Match) -> list[StoredMove]:
     rows = Move.objects.filter(match=match).order_by("ply").values_list(
         "text", "seat", "time_spent_ms", "clocks_after")
     return [StoredMove(*row) for row in rows]
-
-
-def match_game_build(*, match: Match, moves: Sequence[StoredMove]) -> Game | None:
-    """The match as a ``games.rules.Game``: its deal, its moves and the way it ended (a
-    resignation, a loss on time, an abort; the site's own ends become the nearest rule:
-    a player who abandoned resigned; a draw by agreement has no rule and stays unfinished).
-    None while the trumps are being chosen (there is no deal yet)."""
-    if not match.deal_tpn:
-        return None
-    strict = match.variant == Variant.STRICT
-    start = State.from_tpn(match.deal_tpn, strict=strict)
-    seeded = _seed_deals(match, start)
-    game = Game(start, seed=match.seed if seeded else None, dealer=match.dealer)
-    for move in moves:
-        game.play(move.text)
-    if match.is_over and not game.is_over() and match.termination != TerminationReason.AGREEMENT:
-        try:
-            if match.termination == TerminationReason.ABORTED:
-                game.abort()
-            elif match.termination == TerminationReason.TIMEOUT and match.loser_seat is not None:
-                game.timeout(match.loser_seat)
-            elif match.loser_seat is not None:
-                game.resign(match.loser_seat)  # resignation, abandonment
-        except ValueError:
-            pass  # the stored end does not fit the rules: keep the moves as they are
-    return game
-
-
-def _seed_deals(match: Match, start: State) -> bool:
-    """Whether the match's seed and dealer give its deal (not so for a crafted position)."""
-    from games.rules import deal
-
-    try:
-        return deal(match.n_players, match.seed, match.dealer, start.trumps,
-                    start.strict).tpn() == start.tpn()
-    except ValueError:
-        return False
 
 
 # --- the replay ------------------------------------------------------------------------------
@@ -135,7 +95,7 @@ def replay_positions(
         positions.append(
             {
                 "ply": ply,
-                "hands": [_hand(state, seat, open_hands, viewer_seat) for seat in range(n)],
+                "hands": _hands(state, open_hands, viewer_seat),
                 "pile": "".join(CARD_NAMES[c] for c in state.pile_codes),
                 "to_move": None if over else state.to_move,
                 "out": list(state.out),
@@ -148,12 +108,11 @@ def replay_positions(
     return positions
 
 
-def _hand(state: State, seat: int, open_hands: bool, viewer_seat: int | None) -> list[Any]:
-    mask = state.hand_mask(seat)
-    if not (open_hands or state.n_players == 2 or seat == viewer_seat):
-        shown = mask & state.known_mask(seat)
-        return [_cards(shown), mask.bit_count() - shown.bit_count()]
-    return [_cards(mask), 0]
+def _hands(state: State, open_hands: bool, viewer_seat: int | None) -> list[list[Any]]:
+    if open_hands:
+        return [[_cards(mask), 0] for mask in state.hand_masks]
+    known, hidden = visible_hands(state, viewer_seat)
+    return [[_cards(mask), count] for mask, count in zip(known, hidden, strict=True)]
 
 
 _CARDS_OF_MASK: dict[int, str] = {}
@@ -271,9 +230,9 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None,
     """The replay of a stored match, finished or being played (then as ``viewer_seat`` may
     see it: None for a spectator). ``seats`` (with their users), if already read."""
     if seats is None:
-        seats = match_seats_get(match=match)
+        seats = match_seats(match=match)
     moves = match_moves_get(match=match)
-    game = match_game_build(match=match, moves=moves)
+    game = match_game(match=match, moves=[move.text for move in moves])
     seat_views = [_seat_view(seat) for seat in seats]
     timed = match.clock_initial is not None
     positions: list[dict[str, Any]] = []

@@ -9,13 +9,14 @@ game's own::
     [Seat0 "alice"] [Seat1 "AI level 3"] ...
     [TimeControl "180+2"]           initial+increment in seconds, "-" when untimed
     [MoveTimes "1200 3400 ..."]     the milliseconds each move took, in ply order
-    [SiteTermination "agreement"]   only for the site's own ends (abandonment, agreement)
+    [SiteTermination "abandonment"] only for the site's own end: a player left the game
 
 From ``TimeControl`` and ``MoveTimes`` every clock at every ply can be rebuilt exactly (the
 server's rule: the mover's clock loses the time spent and gains the increment), so an
 imported record replays with its clocks. A player who abandoned the game is recorded as
-having resigned (``SiteTermination "abandonment"``); a draw by agreement has no rule in the
-engine, so its record reads ``Result "ongoing"`` with ``SiteTermination "agreement"``.
+having resigned (``SiteTermination "abandonment"``). Records exported before the rules
+engine knew draws by agreement read ``Result "ongoing"`` with ``SiteTermination
+"agreement"``; they still import as drawn.
 
 Import is ``games.rules.parse_record``; its ``RecordError`` names the line and the fault.
 """
@@ -29,12 +30,8 @@ from typing import Any
 
 from games.ai.analysis import Mistake, analyse
 from games.play.models import Match, TerminationReason
-from games.replays.selectors import (
-    analysis_key,
-    match_game_build,
-    match_moves_get,
-    match_seats_get,
-)
+from games.play.selectors import match_game, match_seats
+from games.replays.selectors import analysis_key, match_moves_get
 from games.rules import GameRecord, RecordError, format_record, parse_record
 
 logger = logging.getLogger(__name__)
@@ -42,7 +39,7 @@ logger = logging.getLogger(__name__)
 MAX_RECORD_BYTES = 200_000
 """Larger than any legal game (2000 plies and their times) with room to spare."""
 
-SITE_TERMINATIONS = (TerminationReason.ABANDONMENT, TerminationReason.AGREEMENT)
+SITE_TERMINATIONS = (TerminationReason.ABANDONMENT,)
 
 
 class RecordNotAvailableError(ValueError):
@@ -52,10 +49,10 @@ class RecordNotAvailableError(ValueError):
 def record_export(*, match: Match, site_url: str = "") -> str:
     """The game record of a match (finished or not) as text."""
     moves = match_moves_get(match=match)
-    game = match_game_build(match=match, moves=moves)
+    game = match_game(match=match, moves=[move.text for move in moves])
     if game is None:
         raise RecordNotAvailableError(f"match {match.pk} has not been dealt yet")
-    seats = match_seats_get(match=match)
+    seats = match_seats(match=match)
     started = match.started_at or match.created_at
     headers: dict[str, str] = {
         "Event": "Rated game" if match.rated else "Casual game",
@@ -66,7 +63,7 @@ def record_export(*, match: Match, site_url: str = "") -> str:
     for seat in seats:
         headers[f"Seat{seat.index}"] = seat.display_name
     headers["TimeControl"] = (
-        f"{match.clock_initial}+{match.clock_increment}" if match.clock_initial else "-"
+        f"{match.clock_initial}+{match.clock_increment}" if match.timed else "-"
     )
     if moves:
         headers["MoveTimes"] = " ".join(str(move.time_spent_ms) for move in moves)
@@ -130,7 +127,7 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not analysable(match=match):
         return {"status": "none"}
-    game = match_game_build(match=match, moves=match_moves_get(match=match))
+    game = match_game(match=match)
     assert game is not None
     analyse = _analyse_function()
     try:

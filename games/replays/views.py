@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_get_by_username
 from games.play import selectors as play_selectors
-from games.play.models import Match, Seat, time_control_label, time_control_words
+from games.play.models import Match, Seat
+from games.play.time_control import TimeControl
 from games.play.views import board_labels
 from games.replays import selectors
 from games.replays.forms import HistoryFilterForm, RecordImportForm
@@ -65,10 +66,7 @@ def _replay_context(request: HttpRequest, replay: selectors.Replay) -> dict[str,
     return {
         "replay": replay,
         "replay_data": replay.data,
-        "time_control": clock and {
-            "label": time_control_label(clock["initial"], clock["increment"]),
-            "words": time_control_words(clock["initial"], clock["increment"]),
-        },
+        "time_control": clock and TimeControl(clock["initial"], clock["increment"]),
         "initial_ply": _initial_ply(request, replay.n_plies, replay.live),
         "labels": {**replay_labels(), "board": board_labels()},
     }

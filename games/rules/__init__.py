@@ -8,7 +8,8 @@ The public API, by module (each module's docstring has the details):
 - ``errors``: ``IllegalMoveError``, ``InvalidNotationError`` (both ``ValueError``).
 - ``state``: ``State`` -- a position: ``from_tpn``/``tpn``, ``legal_moves``, ``is_legal``,
   ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), each returning a token
-  for ``undo`` (takes the move back), ``clone``, ``outcome``, ``key``, ``observation``.
+  for ``undo`` (takes the move back), ``clone``, ``outcome``, ``key``, ``observation``,
+  ``known_text`` (the cards known to all, which a TPN cannot carry).
 - ``outcome``: ``Outcome`` (loser, places), ``Termination`` (why a game ended).
 - ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps),
   ``first_dealer``, ``next_dealer`` (who deals).
@@ -16,7 +17,8 @@ The public API, by module (each module's docstring has the details):
   repetition and move-limit draws, resignation, time loss, ``position_at`` for replays;
   ``MOVE_LIMIT``.
 - ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``; ``play`` to
-  follow the game from that seat; ``sample_state`` to fill in hidden cards for search.
+  follow the game from that seat; ``sample_state`` to fill in hidden cards for search;
+  ``visible_hands`` -- the one rule of which cards a seat or a spectator may see.
 - ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.
 - ``perft``: ``perft``, ``perft_divide``.
 - ``playout``: ``random_move_code``, ``random_playout`` -- uniform random moves, fast.
@@ -39,7 +41,7 @@ from games.rules.deal import TrumpChoice, deal, first_dealer, next_dealer
 from games.rules.errors import IllegalMoveError, InvalidNotationError
 from games.rules.game import MOVE_LIMIT, Game
 from games.rules.moves import Move, MoveKind
-from games.rules.observation import Observation
+from games.rules.observation import Observation, visible_hands
 from games.rules.outcome import Outcome, Termination
 from games.rules.perft import perft, perft_divide
 from games.rules.playout import random_move_code, random_playout
@@ -80,4 +82,5 @@ __all__ = [
     "perft_divide",
     "random_move_code",
     "random_playout",
+    "visible_hands",
 ]

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 from games.rules.cards import N_CARDS, SUITS, Suit, six_of
 from games.rules.errors import InvalidNotationError
-from games.rules.outcome import Outcome
 from games.rules.state import State
 
 
@@ -109,12 +108,12 @@ def first_dealer(n_players: int, seed: int) -> int:
     return random.Random(f"dealer {seed}").randrange(n_players)
 
 
-def next_dealer(previous_dealer: int, outcome: Outcome, n_players: int) -> int:
+def next_dealer(previous_dealer: int, *, loser: int | None, n_players: int) -> int:
     """The dealer of a rematch: the loser of the previous game deals; after a draw (or an
-    aborted game) the deal passes to the left."""
+    aborted game: no loser) the deal passes to the left."""
     _check_table(n_players, previous_dealer)
-    if outcome.loser is not None:
-        return outcome.loser
+    if loser is not None:
+        return loser
     return (previous_dealer + 1) % n_players
 
 

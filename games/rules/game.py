@@ -172,6 +172,13 @@ class Game:
         """``seat`` ran out of time on the clock and loses."""
         self._end_by(Termination.TIMEOUT, seat)
 
+    def agree_draw(self) -> None:
+        """End the game drawn because the players agreed to (nobody loses; those out keep
+        their places)."""
+        if self.is_over():
+            raise ValueError("the game is already over, cannot agree a draw")
+        self._ended = Outcome.drawn(Termination.AGREEMENT, self.n_players, list(self.state.out))
+
     def abort(self) -> None:
         """End the game without a result."""
         if self.is_over():

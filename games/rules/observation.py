@@ -1,6 +1,6 @@
 """What one seat may know of a position, and its TPN form with ``?N`` (INTERFACES.md).
 
-Public names: ``Observation``.
+Public names: ``Observation``, ``visible_hands``.
 
 A seat knows its own hand, the pile, every hand's size and who is out, plus, of the other
 hands, the cards everyone knows they hold (``State.known_mask``: cards taken from the pile
@@ -61,6 +61,25 @@ def _place_by_elimination(known: list[int], hidden: list[int],
         hidden[seat] = 0
 
 
+def visible_hands(state: State, viewer: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What ``viewer`` may know of every hand: per seat, the mask of the cards it may know
+    that seat holds, and how many of that seat's cards stay hidden from it. ``viewer`` None
+    is a spectator, who knows only what every player knows (in the duel, both hands; with
+    3-4 players, the cards known to all and what follows from them by elimination).
+    This is the one rule of who sees which cards: the AI's observation, the site's views of
+    a match and its replays all ask it."""
+    n = state.n_players
+    hands = state.hand_masks
+    if n == 2:
+        known = list(hands)
+    else:
+        known = [hand if s == viewer else state.known_mask(s) & hand
+                 for s, hand in enumerate(hands)]
+    hidden = [(hands[s] & ~known[s]).bit_count() for s in range(n)]
+    _place_by_elimination(known, hidden, state.pile_codes)
+    return tuple(known), tuple(hidden)
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One seat's view of a position; immutable (``play`` returns a new one)."""
@@ -82,15 +101,8 @@ class Observation:
         n = state.n_players
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not at this table of {n}")
-        hands = state.hand_masks
-        if n == 2:
-            known = list(hands)
-        else:
-            known = [hand if s == seat else state.known_mask(s) & hand
-                     for s, hand in enumerate(hands)]
-        hidden = [(hands[s] & ~known[s]).bit_count() for s in range(n)]
-        _place_by_elimination(known, hidden, state.pile_codes)
-        return cls(seat, tuple(int(t) for t in state.trumps), tuple(known), tuple(hidden),
+        known, hidden = visible_hands(state, seat)
+        return cls(seat, tuple(int(t) for t in state.trumps), known, hidden,
                    state.pile_codes, state.to_move, state.out, state.strict)
 
     @classmethod

@@ -29,11 +29,13 @@ class Termination(enum.Enum):
     MOVE_LIMIT = "move limit"
     RESIGNATION = "resignation"
     TIMEOUT = "timeout"
+    AGREEMENT = "agreement"
     ABORTED = "aborted"
 
     @property
     def is_draw(self) -> bool:
-        return self in (Termination.DRAW_RULE, Termination.REPETITION, Termination.MOVE_LIMIT)
+        return self in (Termination.DRAW_RULE, Termination.REPETITION, Termination.MOVE_LIMIT,
+                        Termination.AGREEMENT)
 
 
 @dataclass(frozen=True, slots=True)

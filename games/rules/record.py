@@ -227,6 +227,11 @@ def _apply_result(game: Game, headers: dict[str, tuple[str, int]], last_line: in
             game.abort()
         except ValueError as error:
             raise RecordError(term_line, str(error)) from None
+    elif termination is Termination.AGREEMENT:
+        try:
+            game.agree_draw()
+        except ValueError as error:
+            raise RecordError(term_line, str(error)) from None
     outcome = game.outcome()
     actual = "ongoing" if outcome is None else outcome.result
     if result and result != actual:

@@ -35,9 +35,10 @@ from games.rules.cards import (
     Suit,
     ace_of,
     mask_codes,
+    parse_card_codes,
     six_of,
 )
-from games.rules.errors import IllegalMoveError
+from games.rules.errors import IllegalMoveError, InvalidNotationError
 from games.rules.moves import BEAT_BASE, TAKE_BASE, Move, format_move_code, parse_move_code
 from games.rules.outcome import Outcome
 from games.rules.tpn import format_position, parse_position
@@ -50,6 +51,23 @@ Undo = tuple[int, int, int, int, Sequence[int]]
 """What ``State.undo`` needs to take a move back: the move's code, the mover, its hand and
 known cards before the move, and the cards a take took, in pile order (empty otherwise)."""
 _NOTHING_TAKEN: tuple[int, ...] = ()
+
+
+def _parse_known(text: str, hands: list[int]) -> list[int]:
+    parts = text.split("/")
+    if len(parts) != len(hands):
+        raise InvalidNotationError(
+            f"invalid known cards {text!r}: {len(parts)} seats, not {len(hands)}")
+    masks = []
+    for seat, (part, hand) in enumerate(zip(parts, hands, strict=True)):
+        mask = 0
+        for code in parse_card_codes("" if part == "-" else part):
+            mask |= 1 << code
+        if mask & ~hand:
+            raise InvalidNotationError(
+                f"invalid known cards {text!r}: seat {seat} does not hold them all")
+        masks.append(mask)
+    return masks
 
 
 def take_count(pile: list[int] | tuple[int, ...], trump: int) -> int:
@@ -130,10 +148,22 @@ class State:
     # --- notation -------------------------------------------------------------------
 
     @classmethod
-    def from_tpn(cls, text: str, strict: bool = False) -> State:
-        """Parse a TPN (hands in any order); raises InvalidNotationError naming the fault."""
+    def from_tpn(cls, text: str, strict: bool = False, known: str | None = None) -> State:
+        """Parse a TPN (hands in any order); raises InvalidNotationError naming the fault.
+        ``known`` (as ``known_text`` writes it) gives the cards everyone knows each seat
+        holds, which a TPN cannot carry; without it they are the trump sixes alone."""
         p = parse_position(text)
-        return cls(p.trumps, p.hands, p.pile, p.to_move, p.out, strict)
+        state = cls(p.trumps, p.hands, p.pile, p.to_move, p.out, strict)
+        if known is not None:
+            state._known = _parse_known(known, p.hands)
+        return state
+
+    def known_text(self) -> str:
+        """The cards everyone knows each seat holds (``known_mask``), a run of cards per
+        seat, seats separated by ``/``, ``-`` for none: ``from_tpn(tpn, known=...)``
+        reads it back."""
+        return "/".join("".join(CARD_NAMES[c] for c in mask_codes(mask)) or "-"
+                        for mask in self._known)
 
     def tpn(self) -> str:
         """The canonical TPN of the position."""

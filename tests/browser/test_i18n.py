@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.models import Seat
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
@@ -277,8 +278,8 @@ def test_the_replay_writes_clocks_and_seconds_the_languages_way(
 ) -> None:
     # Played from now on, as the replay tests do: no flag deadline of it falls in the past.
     match = play_match([Player(user=make_user("alice")), Player(user=make_user("bob"))],
-                       moves=2, spent=[51_200, 2_500], end="resign", clock_initial=60,
-                       clock_increment=1, start=timezone.now())
+                       moves=2, spent=[51_200, 2_500], end="resign",
+                       time_control=TimeControl(60, 1), start=timezone.now())
     first = replay_of_match(match=match).data["positions"][1]
     assert (first["spent"], first["clocks"][first["seat"]]) == (51_200, 9_800)
     words = TIMES[language]

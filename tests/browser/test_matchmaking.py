@@ -17,7 +17,7 @@ from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MATCH_URL = re.compile(r"/(?:game|lobby/game)/(\d+)/$")
+MATCH_URL = re.compile(r"/game/(\d+)/$")
 
 
 @pytest.fixture(scope="module", autouse=True)

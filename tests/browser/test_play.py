@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.models import Match, Seat, Status, TerminationReason
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
@@ -207,7 +208,7 @@ AI_ENDGAME = "SH 7C9DJSQH8D/6D8CKDTCAH - 0 -"
 def test_a_guest_plays_the_ai_to_the_end(user_page):
     match = services.match_create(
         players=[Player(guest_id="b" * 32), Player(ai_level=1)], dealer=1,
-        start_tpn=AI_ENDGAME, clock_initial=180, clock_increment=2,
+        start_tpn=AI_ENDGAME, time_control=TimeControl(180, 2),
     )
     # On a phone's screen: the table fits the width, and the cards are tapped.
     page = user_page(guest_id="b" * 32, viewport={"width": 390, "height": 844},
@@ -252,7 +253,7 @@ def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user)
     alice, bob = make_user("alice"), make_user("bob")
     match = services.match_create(
         players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH", seed=2024,
-        clock_initial=300, clock_increment=3,
+        time_control=TimeControl(300, 3),
     )
     first, second = user_page(alice), user_page(bob)
     first.goto(f"/game/{match.pk}/")

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
@@ -91,8 +92,8 @@ def finished_duel(django_user_model):
     bob = django_user_model.objects.create_user("bob", password="pw-Xk39-long")
     # Played from now on: its flag deadline (seen by the deadline watch of a Celery worker that
     # another module may have started) must not fall in the past while the moves are played.
-    return play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
-                      clock_increment=2, start=timezone.now())
+    return play_match([Player(user=alice), Player(user=bob)],
+                      time_control=TimeControl(180, 2), start=timezone.now())
 
 
 def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):

@@ -13,8 +13,8 @@ from django.utils.translation import ngettext
 
 from accounts.services import user_create
 from games.matchmaking import services as matchmaking
-from games.play.models import time_control_label, time_control_words
 from games.play.services import Player
+from games.play.time_control import UNTIMED, TimeControl
 from games.replays.services import record_export
 from tests.games.replays.conftest import play_match
 from tests.games.replays.test_history import finished
@@ -45,13 +45,12 @@ def test_a_time_control_in_words_and_figures(
     language: str, three_plus_two: str, half_a_minute: str, one_plus_one: str
 ) -> None:
     with translation.override(language):
-        assert time_control_label(180, 2) == "3+2"
-        assert time_control_label(30, 0) == ("0.5+0" if language == "en" else "0,5+0")
-        assert time_control_words(180, 2) == three_plus_two
-        assert time_control_words(30, 0) == half_a_minute
-        assert time_control_words(60, 1) == one_plus_one
-        assert time_control_label(None, 0) == time_control_words(None, 0) == str(
-            translation.gettext("Untimed"))
+        assert TimeControl(180, 2).label == "3+2"
+        assert TimeControl(30, 0).label == ("0.5+0" if language == "en" else "0,5+0")
+        assert TimeControl(180, 2).words == three_plus_two
+        assert TimeControl(30, 0).words == half_a_minute
+        assert TimeControl(60, 1).words == one_plus_one
+        assert UNTIMED.label == UNTIMED.words == str(translation.gettext("Untimed"))
 
 
 def time_control_shown(html: str) -> str:
@@ -63,7 +62,7 @@ def time_control_shown(html: str) -> str:
 def test_a_replay_and_its_imported_record_show_the_time_control_alike() -> None:
     """The imported record's clock was written "180s+2s"; both pages now say "3+2"."""
     match = play_match([Player(user=make_user("alice")), Player(user=make_user("bob"))],
-                       moves=6, clock_initial=180, clock_increment=2)
+                       moves=6, time_control=TimeControl(180, 2))
     client = Client(headers={"accept-language": "ru"})
     replay = client.get(f"/game/{match.pk}/replay").content.decode()
     imported = client.post("/replay/import", {"text": record_export(match=match)})

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games.play.time_control import TimeControl
 from tests.load.stats import Stats, percentile
 
 
@@ -100,7 +101,7 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
         a, b = users[2 * d], users[2 * d + 1]
         match = services.match_create(
             players=[Player(user=a), Player(user=b)], rated=config.rated and bool(config.clock),
-            clock_initial=clock[0], clock_increment=clock[1], trumps=rng.choice(["SH", "DC"]),
+            time_control=TimeControl(clock[0], clock[1]), trumps=rng.choice(["SH", "DC"]),
         )
         # The two players of a duel are on different servers: each move crosses processes.
         groups.append([
@@ -113,8 +114,8 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
         human = rng.randrange(2)
         players = [Player(ai_level=level), Player(ai_level=level)]
         players[human] = Player(user=user)
-        match = services.match_create(players=players, clock_initial=clock[0],
-                                      clock_increment=clock[1], trumps="SH")
+        match = services.match_create(players=players,
+                                      time_control=TimeControl(clock[0], clock[1]), trumps="SH")
         groups.append([Place(match.pk, human, session_cookie(user), rotate(servers, g), level)])
     return groups
 

@@ -109,7 +109,8 @@ def test_every_termination_has_a_distinct_reason() -> None:
     values = [t.value for t in Termination]
     assert len(set(values)) == len(values)
     assert {t for t in Termination if t.is_draw} == {
-        Termination.DRAW_RULE, Termination.REPETITION, Termination.MOVE_LIMIT}
+        Termination.DRAW_RULE, Termination.REPETITION, Termination.MOVE_LIMIT,
+        Termination.AGREEMENT}
 
 
 def test_the_observation_of_a_game_tracks_takes() -> None:

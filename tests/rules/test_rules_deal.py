@@ -196,12 +196,12 @@ def test_the_first_dealer_is_random() -> None:
 
 def test_in_a_rematch_the_loser_of_the_previous_game_deals() -> None:
     lost = Outcome.normal([2, 0], 1)
-    assert next_dealer(previous_dealer=0, outcome=lost, n_players=3) == 1
+    assert next_dealer(0, loser=lost.loser, n_players=3) == 1
 
 
 def test_after_a_draw_the_deal_passes_to_the_left() -> None:
     drawn = Outcome.drawn(Termination.REPETITION, 3, [])
-    assert next_dealer(previous_dealer=2, outcome=drawn, n_players=3) == 0
+    assert next_dealer(2, loser=drawn.loser, n_players=3) == 0
 
 
 def test_the_duel_is_a_game_of_perfect_information() -> None:

@@ -1,37 +1,28 @@
 """The one door for every change to a match (HackSoft style: keyword-only, typed).
 
 Every service runs in one transaction with the match row locked (`select_for_update`), checks
-what the actor may do, writes, and only on commit broadcasts the new version to the group
-`match-<id>` and sends what follows (the AI's move). A change of turn also writes the match's
-next deadline (`Match.due_at`: the flag, the trump-choice timeout, a late AI), which the
-deadline watch enforces (`deadlines`).
-A refusal raises `games.play.errors.PlayError` with a stable code and changes nothing.
+what the actor may do, writes, and returns a `Change`: the match as it now is and its
+snapshot. Only on commit is the snapshot broadcast to the group `match-<id>` and what follows
+sent (the AI's move). A change of turn also writes the match's next deadline (`Match.due_at`:
+the flag, the trump-choice timeout, a late AI), which the deadline watch enforces
+(`deadlines`). A refusal raises `games.play.errors.PlayError` with a stable code and changes
+nothing.
 
 Time is injected: every service takes `now` (default `timezone.now()`), so the tests of clocks,
-claims and timeouts pass instants instead of sleeping. Clocks are the server's: the mover's
-remaining time is their stored `clock_ms` minus the time since `turn_started_at`.
+claims and timeouts pass instants instead of sleeping. Clocks are the server's
+(`games.play.checks`).
 
 Services that act for a seat take its index; the consumer or view maps a user or guest to it
 (`games.play.selectors.seat_of`).
+
+Modules: `play` (create, trumps, `move_apply`), `deadlines` (what the clock does when nobody
+acts), `endings` (resign, abort, draws, claim), `rematch`, `presence`; `core` and `finishing`
+are this package's own (the lock, the change and its broadcast; the end of a match).
 """
 
-from games.play.services.base import (
-    TIME_CONTROLS,
-    Player,
-    ai_stall_seconds,
-    broadcast,
-    claim_after_seconds,
-    due_at,
-    group_name,
-    match_game_load,
-    match_moves,
-    presence_lease_seconds,
-    trump_choice_seconds,
-)
-from games.play.services.clocks import flag_at, remaining_ms
+from games.play.services.core import Change, Player, ai_move_send, group_name
 from games.play.services.deadlines import deadlines_enforce, match_deadline_enforce
 from games.play.services.endings import (
-    can_abort,
     match_abort,
     match_claim_victory,
     match_draw_accept,
@@ -44,29 +35,15 @@ from games.play.services.play import (
     match_create,
     move_apply,
 )
-from games.play.services.presence import (
-    absent_since,
-    claim_available_at,
-    is_present,
-    seat_presence_change,
-    seat_presence_renew,
-)
-from games.play.services.rematch import match_rematch, next_dealer
+from games.play.services.presence import seat_presence_change, seat_presence_renew
+from games.play.services.rematch import match_rematch
 
 __all__ = [
-    "TIME_CONTROLS",
+    "Change",
     "Player",
-    "absent_since",
-    "ai_stall_seconds",
-    "broadcast",
-    "can_abort",
-    "claim_after_seconds",
-    "claim_available_at",
+    "ai_move_send",
     "deadlines_enforce",
-    "due_at",
-    "flag_at",
     "group_name",
-    "is_present",
     "match_abort",
     "match_choose_trump",
     "match_claim_victory",
@@ -75,15 +52,9 @@ __all__ = [
     "match_draw_accept",
     "match_draw_decline",
     "match_draw_offer",
-    "match_game_load",
-    "match_moves",
     "match_rematch",
     "match_resign",
     "move_apply",
-    "next_dealer",
-    "presence_lease_seconds",
-    "remaining_ms",
     "seat_presence_change",
     "seat_presence_renew",
-    "trump_choice_seconds",
 ]

@@ -2,7 +2,7 @@
 and the AI's task sent again when the AI is late.
 
 Every change of turn writes the match's next such instant (`Match.due_at`, from
-`base.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
+`checks.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
 (`games.play.deadline_watch`), finds the matches whose instant has come with one indexed query and
 enforces each under its lock; a client's `sync` enforces its own match's at once. Nothing is
 scheduled per move, and a deadline cannot be lost with a broker or a worker: it is a column.
@@ -17,20 +17,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from games.play import checks
 from games.play.errors import PlayError
 from games.play.models import Match, Seat, TerminationReason
-from games.play.services.base import (
-    _lock,
-    _schedule_followups,
-    _touch,
-    _trump_choice,
-    ai_late_at,
-    due_at,
-    trump_timeout_at,
-)
-from games.play.services.clocks import flag_at
-from games.play.services.finishing import _lose
-from games.play.services.play import _advance_trumps
+from games.play.services.core import ai_move_send, change_commit, match_lock, trump_choice_of
+from games.play.services.finishing import match_lose
+from games.play.services.play import trumps_advance
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +53,7 @@ def deadlines_enforce(*, now: datetime | None = None, limit: int = 500) -> int:
 def _enforce(match_id: int, now: datetime) -> None:
     with transaction.atomic():
         try:
-            match, seats = _lock(match_id)
+            match, seats = match_lock(match_id)
         except PlayError:  # deleted meanwhile
             return
         if match.due_at is None or now < match.due_at:
@@ -70,39 +62,34 @@ def _enforce(match_id: int, now: datetime) -> None:
             return
         _resend_late_ai(match, seats, now)
         # Nothing more is due now: keep the next instant (no client needs to see it).
-        match.due_at = due_at(match, seats, now=now)
+        match.due_at = checks.due_at(match, seats, now=now)
         match.save(update_fields=["due_at"])
 
 
 def _trump_time_out(match: Match, seats: list[Seat], now: datetime) -> bool:
-    timeout = trump_timeout_at(match)
+    timeout = checks.trump_timeout_at(match)
     if timeout is None or now < timeout:
         return False
-    choice = _trump_choice(match).choose_random(random.SystemRandom())
+    choice = trump_choice_of(match).choose_random(random.SystemRandom())
     match.trumps_chosen = "".join(s.letter for s in choice.chosen)
-    _advance_trumps(match, seats, now)
-    _touch(match, seats=seats)
-    _schedule_followups(match, seats)
+    trumps_advance(match, seats, now)
+    change_commit(match, seats, now=now, moves=[])
     return True
 
 
 def _flag_fall(match: Match, seats: list[Seat], now: datetime) -> bool:
-    deadline = flag_at(match, seats)
-    if deadline is None or now < deadline:
+    loser = checks.mover_out_of_time(match, seats, now)
+    if loser is None:
         return False
-    assert match.to_move is not None
-    _lose(match, seats, match.to_move, TerminationReason.TIMEOUT, now)
-    _touch(match, seats=seats)
+    match_lose(match, seats, loser, TerminationReason.TIMEOUT, now)
+    change_commit(match, seats, now=now)
     return True
 
 
 def _resend_late_ai(match: Match, seats: list[Seat], now: datetime) -> None:
-    from games.play import tasks
-
-    late = ai_late_at(match, seats)
+    late = checks.ai_late_at(match, seats)
     if late is None or now < late:
         return
-    match_id, ply = match.pk, match.ply
     logger.warning("match %s: the AI's move at ply %s is late; sending its task again",
-                   match_id, ply)
-    transaction.on_commit(lambda: tasks.enqueue_ai_move(match_id=match_id, ply=ply))
+                   match.pk, match.ply)
+    ai_move_send(match_id=match.pk, ply=match.ply, on_commit=True)

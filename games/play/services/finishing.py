@@ -1,9 +1,12 @@
-"""The end of a match: result, places, frozen clocks, and the ratings of a rated duel."""
+"""The end of a match, shared by every way a game ends (and nothing outside this package):
+result, places, frozen clocks, and the ratings of a rated duel."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
+from games.play import checks
 from games.play.models import (
     Match,
     Result,
@@ -12,7 +15,6 @@ from games.play.models import (
     Status,
     TerminationReason,
 )
-from games.play.services.clocks import _elapsed_ms
 from games.rules import (
     Outcome,
     State,
@@ -20,9 +22,9 @@ from games.rules import (
 )
 
 
-def _finish(
+def match_finish(
     match: Match,
-    seats: list[Seat],
+    seats: Sequence[Seat],
     outcome: Outcome,
     reason: str,
     now: datetime,
@@ -31,7 +33,7 @@ def _finish(
     if match.timed and match.status == Status.PLAYING and match.to_move is not None:
         mover = seats[match.to_move]
         if mover.clock_ms is not None:
-            left = mover.clock_ms - _elapsed_ms(match, now)
+            left = mover.clock_ms - checks.elapsed_ms(match, now)
             mover.clock_ms = 0 if reason == TerminationReason.TIMEOUT else max(0, left)
     aborted = reason == TerminationReason.ABORTED
     match.status = Status.ABORTED if aborted else Status.FINISHED
@@ -61,7 +63,7 @@ def _finish(
         seat.save()
 
 
-def _rate(match: Match, seats: list[Seat], outcome: Outcome, now: datetime) -> None:
+def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:
     """Rate a finished ranked duel through the accounts service (Glicko-2), in this
     transaction, and keep each player's rating before and after on their seat."""
     from accounts.services import rating_apply_duel_result
@@ -85,15 +87,19 @@ def _rate(match: Match, seats: list[Seat], outcome: Outcome, now: datetime) -> N
         seat.deviation_after = change.deviation_after
 
 
-def _current_out(match: Match) -> list[int]:
+def seats_out(match: Match) -> list[int]:
+    """The seats that have gone out, first out first."""
     if not match.position_tpn:
         return []
     return list(State.from_tpn(match.position_tpn).out)
 
 
-def _lose(match: Match, seats: list[Seat], loser: int, reason: str, now: datetime) -> None:
+def match_lose(match: Match, seats: Sequence[Seat], loser: int, reason: str,
+               now: datetime) -> None:
+    """End the match with `loser` losing on time or by resignation (RULES: with 3-4 players
+    those still holding cards share the places between the ones out and the loser)."""
     termination = Termination.TIMEOUT if reason == TerminationReason.TIMEOUT else (
         Termination.RESIGNATION
     )
-    outcome = Outcome.lost_by(termination, match.n_players, _current_out(match), loser)
-    _finish(match, seats, outcome, reason, now)
+    outcome = Outcome.lost_by(termination, match.n_players, seats_out(match), loser)
+    match_finish(match, seats, outcome, reason, now)

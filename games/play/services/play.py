@@ -10,7 +10,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.play import errors
+from games.play import checks, errors, selectors
 from games.play.errors import PlayError
 from games.play.models import (
     Match,
@@ -20,34 +20,37 @@ from games.play.models import (
     TerminationReason,
     Variant,
 )
-from games.play.services.base import (
+from games.play.services.core import (
+    Change,
     Player,
-    _check_not_over,
-    _lock,
-    _schedule_followups,
-    _seat,
-    _touch,
-    _trump_choice,
-    match_game_load,
-    match_moves,
+    change_commit,
+    check_not_over,
+    match_lock,
+    seat_check,
+    trump_choice_of,
 )
-from games.play.services.clocks import _elapsed_ms
-from games.play.services.finishing import _finish, _lose
+from games.play.services.finishing import match_finish, match_lose
+from games.play.time_control import UNTIMED, TimeControl
 from games.rules import (
+    ALL_CARDS,
     IllegalMoveError,
     InvalidNotationError,
+    MoveKind,
     State,
     Suit,
     deal,
     first_dealer,
+    format_cards,
 )
 
 logger = logging.getLogger(__name__)
+
 
 def _start_play(match: Match, seats: list[Seat], trumps: Sequence[Suit], now: datetime) -> None:
     state = deal(match.n_players, match.seed, match.dealer, trumps,
                  match.variant == Variant.STRICT)
     match.deal_tpn = match.position_tpn = state.tpn()
+    match.position_known = state.known_text()
     for seat in seats:
         seat.trump = trumps[seat.index].letter
         seat.save(update_fields=["trump"])
@@ -57,9 +60,9 @@ def _start_play(match: Match, seats: list[Seat], trumps: Sequence[Suit], now: da
     match.started_at = now
 
 
-def _advance_trumps(match: Match, seats: list[Seat], now: datetime) -> None:
+def trumps_advance(match: Match, seats: list[Seat], now: datetime) -> None:
     """Let AI choosers choose (a random free suit), and deal once everyone has chosen."""
-    choice = _trump_choice(match)
+    choice = trump_choice_of(match)
     rng = random.SystemRandom()
     while not choice.done and seats[choice.chooser].is_ai:  # type: ignore[index]
         choice = choice.choose_random(rng)
@@ -76,8 +79,7 @@ def match_create(
     players: Sequence[Player],
     variant: str = Variant.STANDARD,
     rated: bool = False,
-    clock_initial: int | None = None,
-    clock_increment: int = 0,
+    time_control: TimeControl = UNTIMED,
     public: bool = True,
     seed: int | None = None,
     dealer: int | None = None,
@@ -95,10 +97,9 @@ def match_create(
         raise ValueError(f"Svoi Kozyri is played by 2, 3 or 4 players, not {n}")
     if variant not in Variant.values:
         raise ValueError(f"unknown variant {variant!r}")
-    if rated and (n != 2 or any(p.user is None for p in players) or clock_initial is None):
+    if rated and (n != 2 or any(p.user is None for p in players) or not time_control.timed):
         raise ValueError("only a timed duel between two accounts can be rated")
-    if clock_initial is not None and clock_initial <= 0:
-        raise ValueError("the initial time must be positive")
+    clock_initial = time_control.initial
     rng = random.SystemRandom()
     seed = rng.randrange(2**63) if seed is None else seed
     dealer = first_dealer(n, seed) if dealer is None else dealer
@@ -107,7 +108,7 @@ def match_create(
             variant=variant,
             rated=rated,
             clock_initial=clock_initial,
-            clock_increment=clock_increment,
+            clock_increment=time_control.increment,
             public=public,
             n_players=n,
             seed=seed,
@@ -133,6 +134,7 @@ def match_create(
             if state.n_players != n:
                 raise ValueError(f"the position is for {state.n_players} players, not {n}")
             match.deal_tpn = match.position_tpn = state.tpn()
+            match.position_known = state.known_text()
             match.from_position = True
             order = [(dealer + 1 + i) % n for i in range(n)]
             match.trumps_chosen = "".join(state.trump(s).letter for s in order)
@@ -151,24 +153,23 @@ def match_create(
             match.trumps_chosen = "".join(suits[s].letter for s in order)
             _start_play(match, seats, suits, now)
         else:
-            _advance_trumps(match, seats, now)
-        _touch(match, seats=seats)
-        _schedule_followups(match, seats)
+            trumps_advance(match, seats, now)
+        change_commit(match, seats, now=now, moves=[])
     return match
 
 
 def match_choose_trump(
     *, match_id: int, seat: int, suit: str, now: datetime | None = None
-) -> Match:
+) -> Change:
     """The seat whose turn it is to choose takes a free suit as its trump."""
     now = now or timezone.now()
     with transaction.atomic():
-        match, seats = _lock(match_id)
-        _seat(seats, seat)
-        _check_not_over(match)
+        match, seats = match_lock(match_id)
+        seat_check(seats, seat)
+        check_not_over(match)
         if match.status != Status.TRUMPS:
             raise PlayError(errors.WRONG_PHASE, "the trumps have already been chosen")
-        choice = _trump_choice(match)
+        choice = trump_choice_of(match)
         if choice.chooser != seat:
             raise PlayError(errors.NOT_YOUR_TURN, f"seat {choice.chooser} chooses now")
         try:
@@ -176,25 +177,21 @@ def match_choose_trump(
         except (ValueError, InvalidNotationError) as error:
             raise PlayError(errors.BAD_TRUMP, str(error)) from None
         match.trumps_chosen = "".join(s.letter for s in choice.chosen)
-        _advance_trumps(match, seats, now)
-        _touch(match, seats=seats)
-        _schedule_followups(match, seats)
-    return match
+        trumps_advance(match, seats, now)
+        return change_commit(match, seats, now=now, moves=[])
 
 
 def move_apply(
     *, match_id: int, seat: int, move: str, expected_ply: int, now: datetime | None = None
-) -> Match:
+) -> Change:
     """Play `move` for `seat`, which must be to move at `expected_ply` (the number of moves
     played so far). A mover whose time has run out loses instead (`game_over`)."""
     now = now or timezone.now()
     flagged = False
-    moves: list[tuple[int, str]] | None = None
-    held = None
     with transaction.atomic():
-        match, seats = _lock(match_id)
-        mover = _seat(seats, seat)
-        _check_not_over(match)
+        match, seats = match_lock(match_id)
+        mover = seat_check(seats, seat)
+        check_not_over(match)
         if match.status != Status.PLAYING:
             raise PlayError(errors.WRONG_PHASE, "the trumps are still being chosen")
         if expected_ply != match.ply:
@@ -203,13 +200,15 @@ def move_apply(
             )
         if match.to_move != seat:
             raise PlayError(errors.NOT_YOUR_TURN, f"seat {match.to_move} is to move")
-        elapsed = _elapsed_ms(match, now)
+        elapsed = checks.elapsed_ms(match, now)
+        moves, _held = selectors.match_moves(match=match)
         if mover.clock_ms is not None and mover.clock_ms - elapsed <= 0:
-            _lose(match, seats, seat, TerminationReason.TIMEOUT, now)
+            match_lose(match, seats, seat, TerminationReason.TIMEOUT, now)
             flagged = True
         else:
-            moves, held = match_moves(match)
-            game = match_game_load(match, moves)
+            game = selectors.match_game(match=match, moves=[text for _seat, text in moves])
+            assert game is not None  # playing: there is a deal
+            pile_before = game.state.pile_codes
             try:
                 played = game.play(move)
             except IllegalMoveError as error:
@@ -231,17 +230,21 @@ def move_apply(
             )
             moves.append((seat, str(played)))
             match.position_tpn = game.state.tpn()
+            match.position_known = game.state.known_text()
+            match.last_taken = (
+                format_cards(ALL_CARDS[c] for c in pile_before[-played.count:])
+                if played.kind == MoveKind.TAKE else ""
+            )
             if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
                 match.draw_offer_seat = None  # moving on declines the offer
             outcome = game.outcome()
             match.turn_started_at = now
             if outcome is not None:
                 match.to_move = None
-                _finish(match, seats, outcome, outcome.termination.value, now)
+                match_finish(match, seats, outcome, outcome.termination.value, now)
             else:
                 match.to_move = game.state.to_move
-        _touch(match, seats=seats, moves=moves, previous=held)
-        _schedule_followups(match, seats)
+        change = change_commit(match, seats, now=now, moves=moves)
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")
-    return match
+    return change

@@ -1,70 +1,19 @@
-"""Who is at the table: game sockets counted per seat with a lease, and when the others may
-claim victory over a player who left during their own turn."""
+"""Who is at the table: game sockets counted per seat, with a lease that open sockets renew
+(whether a seat counts as present is `checks.is_present`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.play.models import (
-    Match,
-    Move,
-    Seat,
-    Status,
-)
-from games.play.services.base import (
-    _lock,
-    _seat,
-    _touch,
-    claim_after_seconds,
-    presence_lease_seconds,
-)
-
-
-def is_present(seat: Seat, now: datetime) -> bool:
-    """Whether the seat's player has a game socket open (the AI is always there)."""
-    if seat.is_ai:
-        return True
-    if seat.connections <= 0:
-        return False
-    return seat.present_until is None or seat.present_until > now
-
-
-def absent_since(seat: Seat, now: datetime) -> datetime | None:
-    """Since when the seat's player has been away, or None if present or never seen."""
-    if is_present(seat, now):
-        return None
-    if seat.connections > 0:
-        return seat.present_until  # a lapsed lease: the server holding it died
-    return seat.disconnected_at
-
-
-def claim_available_at(
-    match: Match, seats: Sequence[Seat], now: datetime | None = None, *,
-    mover_has_moved: bool | None = None,
-) -> datetime | None:
-    """When the others may claim victory because the mover has left, or None if they can't:
-    the mover is a person with no open game socket, gone a while during their own turn. One
-    who has not moved yet is not claimed against: the game may be aborted instead.
-    `mover_has_moved` is looked up when not given. `match` and `seats` may be any objects with
-    the models' fields (a snapshot's facts)."""
-    now = now or timezone.now()
-    if match.status != Status.PLAYING or match.to_move is None:
-        return None
-    mover = seats[match.to_move]
-    if is_present(mover, now):
-        return None
-    if mover_has_moved is None:
-        mover_has_moved = Move.objects.filter(match=match, seat=mover.index).exists()
-    if not mover_has_moved:
-        return None
-    gone_since = absent_since(mover, now) or match.started_at or match.created_at
-    start = max(gone_since, match.turn_started_at or gone_since)
-    return start + timedelta(seconds=claim_after_seconds())
+from games.play.checks import is_present
+from games.play.models import Seat
+from games.play.services.core import change_commit, match_lock, seat_check
 
 
 def seat_presence_change(
@@ -73,21 +22,22 @@ def seat_presence_change(
     """A game socket of the seat's player opened or closed (counts sockets, not people)."""
     now = now or timezone.now()
     with transaction.atomic():
-        match, seats = _lock(match_id)
-        row = _seat(seats, seat)
+        match, seats = match_lock(match_id)
+        row = seat_check(seats, seat)
         was_present = is_present(row, now)
         if connected:
             if row.connections > 0 and not was_present:
                 row.connections = 0  # a count left behind by a server that died
             row.connections += 1
-            row.present_until = now + timedelta(seconds=presence_lease_seconds())
+            row.present_until = now + timedelta(seconds=settings.GAMES_PRESENCE_LEASE_SECONDS)
         else:
             row.connections = max(0, row.connections - 1)
             if row.connections == 0:
                 row.disconnected_at = now
         row.save(update_fields=["connections", "disconnected_at", "present_until"])
         if was_present != is_present(row, now) and not match.is_over:
-            _touch(match)  # the others' claim countdown starts or stops
+            # The others' claim countdown starts or stops.
+            change_commit(match, seats, now=now, turn_changed=False)
 
 
 def seat_presence_renew(
@@ -116,5 +66,5 @@ def seat_presence_renew(
             .values_list("pk", flat=True)
         )
         return Seat.objects.filter(pk__in=free).update(
-            present_until=now + timedelta(seconds=presence_lease_seconds())
+            present_until=now + timedelta(seconds=settings.GAMES_PRESENCE_LEASE_SECONDS)
         )

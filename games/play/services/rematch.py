@@ -9,37 +9,29 @@ from django.utils import timezone
 
 from games.play import errors
 from games.play.errors import PlayError
-from games.play.models import (
-    Match,
-)
-from games.play.services.base import Player, _lock, _seat, _touch
+from games.play.models import Match
+from games.play.services.core import Change, Player, change_commit, match_lock, seat_check
 from games.play.services.play import match_create
+from games.rules import next_dealer
 
 
-def next_dealer(match: Match) -> int:
-    """The loser of the last game deals; after a draw or an abort the deal passes to the left."""
-    if match.loser_seat is not None:
-        return match.loser_seat
-    return (match.dealer + 1) % match.n_players
-
-
-def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> Match | None:
+def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> Change | None:
     """Offer (or accept) a rematch of a finished match. When every other person has offered
-    too (the AI always accepts), the new match is created and returned; else None."""
+    too (the AI always accepts), the new match is created (`Change.rematch`). None when the
+    rematch exists already (nothing changed)."""
     now = now or timezone.now()
     with transaction.atomic():
-        match, seats = _lock(match_id)
-        _seat(seats, seat)
+        match, seats = match_lock(match_id)
+        seat_check(seats, seat)
         if not match.is_over:
             raise PlayError(errors.GAME_NOT_OVER, "the game is still on")
         existing = Match.objects.filter(previous=match).first()
         if existing is not None:
-            return existing
+            return None
         others = [s for s in seats if s.index != seat and not s.is_ai]
         if others and match.rematch_offer_seat in (None, seat):
             match.rematch_offer_seat = seat
-            _touch(match)
-            return None
+            return change_commit(match, seats, now=now, turn_changed=False)
         players = [
             Player(user=s.user, guest_id=s.guest_id, ai_level=s.ai_level) for s in seats
         ]
@@ -49,13 +41,12 @@ def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> M
             players=players,
             variant=match.variant,
             rated=match.rated,
-            clock_initial=match.clock_initial,
-            clock_increment=match.clock_increment,
+            time_control=match.time_control,
             public=match.public,
-            dealer=next_dealer(match),
+            dealer=next_dealer(match.dealer, loser=match.loser_seat, n_players=match.n_players),
             previous=match,
             now=now,
         )
         match.rematch_offer_seat = None
-        _touch(match)
-    return new
+        change = change_commit(match, seats, now=now, turn_changed=False)
+    return Change(match=change.match, snapshot=change.snapshot, rematch=new)

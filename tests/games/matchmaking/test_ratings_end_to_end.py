@@ -15,6 +15,7 @@ from games.matchmaking import services
 from games.play import services as play
 from games.play.models import Match, Seat, SeatResult, Status
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from tests.games.matchmaking.conftest import at
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def choose_trumps(match: Match, now) -> Match:
     while match.status == Status.TRUMPS:
         free = [s for s in "SHDC" if s not in match.trumps_chosen]
         match = play.match_choose_trump(match_id=match.pk, seat=match.to_move, suit=free[0],
-                                        now=now)
+                                        now=now).match
     return match
 
 
@@ -79,9 +80,10 @@ def test_the_end_of_a_rated_game_shows_each_players_rating_change(make_player):
     match = paired(anna, boris)
     play.match_resign(match_id=match.pk, seat=0, now=at(5))
 
-    from games.play.selectors import match_view
+    from games.play.snapshots import match_snapshot
+    from games.play.state_message import state_message
 
-    view = match_view(match_id=match.pk, viewer_seat=0)
+    view = state_message(snapshot=match_snapshot(match_id=match.pk), viewer_seat=0)
     changes = [(s["rating_before"], s["rating_after"]) for s in view["seats"]]
     assert all(before is not None and after is not None for before, after in changes)
     assert changes[0][1] < changes[0][0]
@@ -148,9 +150,9 @@ def test_a_game_against_the_ai_never_changes_a_rating(make_player):
     anna = make_player("anna", 1620, 80)
     with pytest.raises(ValueError, match="rated"):
         play.match_create(players=[Player(user=anna), Player(ai_level=1)], rated=True,
-                          clock_initial=180)
+                          time_control=TimeControl(180))
     match = play.match_create(players=[Player(user=anna), Player(ai_level=1)],
-                              clock_initial=180, trumps="SH", now=at(0))
+                              time_control=TimeControl(180), trumps="SH", now=at(0))
     before = snapshot()
 
     play.match_resign(match_id=match.pk, seat=0, now=at(5))

@@ -9,6 +9,7 @@ from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, PoolEntry, Seek
 from games.play.models import Match, Seat, Status
 from games.play.services import Player, match_abort, match_create
+from games.play.time_control import TimeControl
 from tests.games.matchmaking.conftest import at
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,7 @@ def test_joining_the_same_pool_again_keeps_the_place(make_player):
 
 def test_a_player_in_a_live_game_cannot_join(make_player):
     anna, boris = make_player("anna"), make_player("boris")
-    match_create(players=[Player(user=anna), Player(user=boris)], clock_initial=60)
+    match_create(players=[Player(user=anna), Player(user=boris)], time_control=TimeControl(60))
 
     with pytest.raises(MatchmakingError) as refused:
         services.pool_join(user=anna, pool="3+2")
@@ -98,7 +99,8 @@ def test_a_player_in_a_live_game_cannot_join(make_player):
 
 def test_after_an_aborted_game_the_player_may_join_again(make_player):
     anna, boris = make_player("anna"), make_player("boris")
-    match = match_create(players=[Player(user=anna), Player(user=boris)], clock_initial=60)
+    match = match_create(players=[Player(user=anna), Player(user=boris)],
+                         time_control=TimeControl(60))
     match_abort(match_id=match.pk, seat=0)
 
     services.pool_join(user=anna, pool="3+2")
@@ -293,7 +295,7 @@ def test_accepting_while_the_challenger_plays_elsewhere_is_refused(make_player):
     challenge = services.challenge_create(
         challenger=anna, challenged=boris, time_control="1+1", rated=True
     )
-    match_create(players=[Player(user=anna), Player(user=carl)], clock_initial=60)
+    match_create(players=[Player(user=anna), Player(user=carl)], time_control=TimeControl(60))
 
     with pytest.raises(MatchmakingError) as refused:
         services.challenge_accept(user=boris, token=challenge.token)
@@ -317,7 +319,7 @@ def test_accepting_while_the_challenger_plays_elsewhere_is_refused(make_player):
     ],
 )
 def test_rate_limits_refuse_with_a_clear_message(make_player, settings, action, call):
-    settings.MATCHMAKING_RATE_LIMITS = {action: (3, 60)}
+    settings.MATCHMAKING_RATE_LIMITS = {**settings.MATCHMAKING_RATE_LIMITS, action: (3, 60)}
     user = make_player()
     for i in range(3):
         call(user, i)
@@ -346,9 +348,9 @@ def test_a_fresh_game_against_the_ai_is_not_taken_for_a_pairing(make_player):
     from games.matchmaking import selectors
 
     anna, boris = make_player("anna"), make_player("boris")
-    match_create(players=[Player(user=anna), Player(ai_level=1)], clock_initial=60)
+    match_create(players=[Player(user=anna), Player(ai_level=1)], time_control=TimeControl(60))
     human = match_create(players=[Player(user=boris), Player(user=make_player())],
-                         clock_initial=60)
+                         time_control=TimeControl(60))
 
     assert selectors.fresh_match_id(user=anna) is None
     assert selectors.fresh_match_id(user=boris) == human.pk

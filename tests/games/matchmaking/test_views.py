@@ -9,6 +9,7 @@ from accounts.models import PlayerRating
 from games.matchmaking import services
 from games.matchmaking.models import Challenge, PoolEntry
 from games.play.models import Seat
+from games.play.time_control import LIVE
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def test_the_home_buttons_join_a_pool_without_script(client, make_player):
 
 
 def test_a_rate_limited_join_says_why(client, make_player, settings):
-    settings.MATCHMAKING_RATE_LIMITS = {"pool_join": (1, 60)}
+    settings.MATCHMAKING_RATE_LIMITS = {**settings.MATCHMAKING_RATE_LIMITS, "pool_join": (1, 60)}
     client.force_login(make_player())
     client.post(reverse("matchmaking:pool_join"), {"pool": "5+3"})
 
@@ -112,7 +113,7 @@ def test_the_home_page_offers_every_pool_and_nothing_else(client, make_player):
     page = client.get(reverse("home")).content.decode()
 
     offered = re.findall(r'name="pool" value="([^"]+)"', page)
-    assert offered == list(services.TIME_CONTROL_KEYS)
+    assert offered == [control.key for control in LIVE]
 
 
 def test_a_profile_offers_a_challenge_to_others_only(client, make_player):

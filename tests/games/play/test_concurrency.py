@@ -11,6 +11,7 @@ from games.play import services
 from games.play.errors import PlayError
 from games.play.models import Match, Move, Status, TerminationReason
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from games.rules import State
 from tests.games.conftest import T0, at
 from tests.support.threads import run_together
@@ -46,7 +47,7 @@ def test_a_move_racing_the_flag_leaves_exactly_one_outcome(alice, bob):
     for round_ in range(6):
         match = services.match_create(
             players=[Player(user=alice), Player(user=bob)], seed=round_, dealer=1, trumps="SH",
-            clock_initial=60, clock_increment=0, now=T0,
+            time_control=TimeControl(60, 0), now=T0,
         )
         move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
         # The move comes in just in time; the deadline watch looks at the deadline.

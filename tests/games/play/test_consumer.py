@@ -73,7 +73,7 @@ def test_a_move_reaches_the_opponent_and_the_spectator(asgi_server, duel, alice,
 
     move, seen, watched, refused = asyncio.run(scenario())
 
-    assert seen["last_move"] == {"ply": 1, "seat": 0, "move": move}
+    assert seen["last_move"] == {"ply": 1, "seat": 0, "move": move, "taken": []}
     assert seen["to_move"] == 1
     assert seen["legal_moves"]
     assert watched["moves"] == [[0, move]]

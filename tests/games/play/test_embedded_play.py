@@ -75,8 +75,9 @@ def test_the_embedded_default_flags_a_silent_mover_without_any_worker(tmp_path):
         # out (no task, no socket action announces it).
         created = manage(env, "shell", "-c", (
             "from games.play import services; from games.play.services import Player; "
+            "from games.play.time_control import TimeControl; "
             "print(services.match_create(players=[Player(guest_id='g-a'), "
-            "Player(guest_id='g-b')], dealer=1, trumps='SH', clock_initial=1).pk)"
+            "Player(guest_id='g-b')], dealer=1, trumps='SH', time_control=TimeControl(1)).pk)"
         ))
         match_id = int(created.stdout.split()[-1])
 

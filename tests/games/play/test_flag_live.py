@@ -10,6 +10,7 @@ import pytest
 from games.play import services
 from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from tests.games.sockets import MatchSocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_silent_player_loses_on_time(asgi_server, celery_worker, alice, bob):
     match = services.match_create(
         players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH",
-        clock_initial=2, clock_increment=0,
+        time_control=TimeControl(2, 0),
     )
 
     async def watch() -> dict:

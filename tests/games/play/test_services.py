@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 
-from games.play import errors, services
+from games.play import checks, errors, services
 from games.play.errors import PlayError
 from games.play.models import Match, Move, Result, SeatResult, Status, TerminationReason
 from games.play.services import Player
-from games.rules import State, deal
+from games.play.snapshots import match_snapshot
+from games.play.state_message import state_message
+from games.play.time_control import TimeControl
+from games.rules import State, deal, next_dealer
 from tests.games.conftest import SHORT_DUEL, T0, at
 
 
@@ -92,7 +96,7 @@ def test_the_ai_chooses_its_trump_at_once(alice):
 
 def test_a_chooser_who_does_not_choose_in_time_gets_a_random_free_suit(alice, bob):
     match = duel(alice, bob, trumps=None, dealer=1)
-    limit = services.trump_choice_seconds()
+    limit = settings.GAMES_TRUMP_CHOICE_SECONDS
 
     assert reload(match).due_at == at(limit)
     services.deadlines_enforce(now=at(limit - 1))
@@ -182,7 +186,7 @@ def test_a_replayed_move_is_refused_as_stale(alice, bob):
 
 
 def test_the_mover_pays_the_time_spent_and_gets_the_increment(alice, bob):
-    match = duel(alice, bob, clock_initial=60, clock_increment=2)
+    match = duel(alice, bob, time_control=TimeControl(60, 2))
 
     play(match, legal(match)[0], now=at(10))
 
@@ -191,12 +195,12 @@ def test_the_mover_pays_the_time_spent_and_gets_the_increment(alice, bob):
     assert [s.clock_ms for s in seats] == [60_000 - 10_000 + 2_000, 60_000]
     assert Move.objects.get(match=match).clocks_after == [52_000, 60_000]
     # Now seat 1's clock runs from the moment of the move.
-    assert services.remaining_ms(match, seats[1], at(25)) == 45_000
-    assert services.remaining_ms(match, seats[0], at(25)) == 52_000
+    assert checks.remaining_ms(match, seats[1], at(25)) == 45_000
+    assert checks.remaining_ms(match, seats[0], at(25)) == 52_000
 
 
 def test_a_move_after_the_flag_loses_on_time(alice, bob):
-    match = duel(alice, bob, clock_initial=60, clock_increment=1)
+    match = duel(alice, bob, time_control=TimeControl(60, 1))
 
     assert_code(errors.GAME_OVER, play, match, legal(match)[0], now=at(60))
 
@@ -208,7 +212,7 @@ def test_a_move_after_the_flag_loses_on_time(alice, bob):
 
 
 def test_the_deadline_watch_ends_a_silent_movers_game_only_when_their_time_is_out(alice, bob):
-    match = duel(alice, bob, clock_initial=60, clock_increment=1)
+    match = duel(alice, bob, time_control=TimeControl(60, 1))
     play(match, legal(match)[0], now=at(5))  # seat 1 to move, 60 s from at(5)
     assert reload(match).due_at == at(65)
 
@@ -247,7 +251,7 @@ def test_resign_loses_on_either_turn(alice, bob):
 def test_abort_is_allowed_until_each_player_has_moved(alice, bob):
     match = duel(alice, bob)
     play(match, legal(match)[0])
-    assert services.can_abort(reload(match))
+    assert checks.can_abort(reload(match), movers={0})
 
     services.match_abort(match_id=match.pk, seat=1, now=at(1))
 
@@ -300,7 +304,7 @@ def test_the_ai_takes_no_draw_offers(alice):
 
 def test_claim_victory_after_the_mover_has_been_gone_long_enough(alice, bob):
     match = duel(alice, bob)
-    wait = services.claim_after_seconds()
+    wait = settings.GAMES_CLAIM_AFTER_SECONDS
     for seat in (0, 1):
         services.seat_presence_change(match_id=match.pk, seat=seat, connected=True, now=T0)
     for _ in range(3):
@@ -309,7 +313,8 @@ def test_claim_victory_after_the_mover_has_been_gone_long_enough(alice, bob):
                 match_id=match.pk, seat=0, now=at(5))  # seat 1 is still here
 
     services.seat_presence_change(match_id=match.pk, seat=1, connected=False, now=at(10))
-    assert services.claim_available_at(reload(match), list(match.seats.all())) == at(10 + wait)
+    assert checks.claim_available_at(reload(match), list(match.seats.all()), at(10),
+                                     movers={0, 1}) == at(10 + wait)
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
                 match_id=match.pk, seat=0, now=at(10 + wait - 1))
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
@@ -340,7 +345,7 @@ def test_no_claim_while_the_absent_player_is_not_to_move(alice, bob):
     assert_code(errors.CANNOT_CLAIM, services.match_claim_victory,
                 match_id=match.pk, seat=0, now=at(101))
     services.match_claim_victory(
-        match_id=match.pk, seat=0, now=at(100 + services.claim_after_seconds())
+        match_id=match.pk, seat=0, now=at(100 + settings.GAMES_CLAIM_AFTER_SECONDS)
     )
     assert reload(match).status == Status.FINISHED
 
@@ -351,14 +356,15 @@ def test_a_player_whose_server_died_counts_as_gone_once_the_lease_lapses(alice, 
     services.seat_presence_change(match_id=match.pk, seat=1, connected=True, now=T0)
     for _ in range(3):
         play(match, legal(match)[0], now=at(1))  # seat 1 to move; its server dies: no close
-    lease = services.presence_lease_seconds()
+    lease = settings.GAMES_PRESENCE_LEASE_SECONDS
     services.seat_presence_renew(seats=[(match.pk, 1)], now=at(10))  # last renewal
     seats = list(match.seats.all())
-    assert services.is_present(seats[1], at(10 + lease - 1))
-    assert not services.is_present(seats[1], at(10 + lease))
+    assert checks.is_present(seats[1], at(10 + lease - 1))
+    assert not checks.is_present(seats[1], at(10 + lease))
 
-    ready = at(10 + lease + services.claim_after_seconds())
-    assert services.claim_available_at(reload(match), seats, at(10 + lease)) == ready
+    ready = at(10 + lease + settings.GAMES_CLAIM_AFTER_SECONDS)
+    assert checks.claim_available_at(reload(match), seats, at(10 + lease),
+                                     movers={0, 1}) == ready
     services.match_claim_victory(match_id=match.pk, seat=0, now=ready)
     assert reload(match).termination == TerminationReason.ABANDONMENT
 
@@ -382,16 +388,21 @@ def test_rematch_needs_both_players_and_the_loser_deals(alice, bob):
     assert_code(errors.GAME_NOT_OVER, services.match_rematch, match_id=match.pk, seat=0)
     services.match_resign(match_id=match.pk, seat=0, now=at(1))
 
-    assert services.match_rematch(match_id=match.pk, seat=0, now=at(2)) is None
+    offered = services.match_rematch(match_id=match.pk, seat=0, now=at(2))
+    assert offered is not None
+    assert offered.rematch is None
     assert reload(match).rematch_offer_seat == 0
-    new = services.match_rematch(match_id=match.pk, seat=1, now=at(3))
+    agreed = services.match_rematch(match_id=match.pk, seat=1, now=at(3))
 
-    assert new is not None
+    assert agreed is not None
+    assert agreed.rematch is not None
+    new = agreed.rematch
     assert new.previous_id == match.pk
+    assert agreed.snapshot["rematch_id"] == new.pk
     assert new.dealer == 0  # seat 0 lost
     assert [s.user for s in new.seats.all()] == [alice, bob]
-    # Asking again gives the same new match.
-    assert services.match_rematch(match_id=match.pk, seat=0, now=at(4)).pk == new.pk
+    # Asking again changes nothing: the new match is already there.
+    assert services.match_rematch(match_id=match.pk, seat=0, now=at(4)) is None
 
 
 def test_after_a_draw_the_deal_passes_to_the_left(alice, bob):
@@ -399,7 +410,8 @@ def test_after_a_draw_the_deal_passes_to_the_left(alice, bob):
     services.match_draw_offer(match_id=match.pk, seat=0)
     services.match_draw_accept(match_id=match.pk, seat=1)
 
-    assert services.next_dealer(reload(match)) == 0
+    match = reload(match)
+    assert next_dealer(match.dealer, loser=match.loser_seat, n_players=2) == 0
 
 
 def test_the_ai_accepts_a_rematch_at_once(alice):
@@ -408,16 +420,17 @@ def test_the_ai_accepts_a_rematch_at_once(alice):
     )
     services.match_resign(match_id=match.pk, seat=1, now=at(1))  # the AI seat can resign too
 
-    new = services.match_rematch(match_id=match.pk, seat=0, now=at(2))
-    assert new is not None
-    assert new.dealer == 1
+    agreed = services.match_rematch(match_id=match.pk, seat=0, now=at(2))
+    assert agreed is not None
+    assert agreed.rematch is not None
+    assert agreed.rematch.dealer == 1
 
 
 # --- ratings ------------------------------------------------------------------------------------
 
 
 def test_a_rated_duel_records_ratings_before_and_after(alice, bob):
-    match = duel(alice, bob, rated=True, clock_initial=180, clock_increment=2)
+    match = duel(alice, bob, rated=True, time_control=TimeControl(180, 2))
     services.match_resign(match_id=match.pk, seat=1, now=at(5))
 
     winner, loser = reload(match).seats.order_by("index")
@@ -426,15 +439,15 @@ def test_a_rated_duel_records_ratings_before_and_after(alice, bob):
 
 
 def test_the_view_of_a_rated_duel_shows_ratings_and_at_the_end_their_change(alice, bob):
-    from games.play.selectors import match_view
-
-    match = duel(alice, bob, rated=True, clock_initial=180, clock_increment=2)
-    before = match_view(match_id=match.pk, viewer_seat=0, now=at(1))
+    match = duel(alice, bob, rated=True, time_control=TimeControl(180, 2))
+    before = state_message(snapshot=match_snapshot(match_id=match.pk, now=at(1)),
+                           viewer_seat=0, now=at(1))
     assert [s["rating"] for s in before["seats"]] == [1500, 1500]
     assert before["seats"][0]["provisional"] is True
     services.match_resign(match_id=match.pk, seat=1, now=at(5))
 
-    after = match_view(match_id=match.pk, viewer_seat=None, now=at(6))
+    after = state_message(snapshot=match_snapshot(match_id=match.pk, now=at(6)),
+                          viewer_seat=None, now=at(6))
     assert after["seats"][0]["rating_delta"] > 0 > after["seats"][1]["rating_delta"]
 
 

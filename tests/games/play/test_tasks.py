@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
+
 from games.play import services, tasks
 from games.play.models import Match, Move, Status, TerminationReason
-from games.play.services import Player
+from games.play.services import Player, core
+from games.play.time_control import TimeControl
 from tests.games.conftest import T0
 
 
@@ -73,9 +76,10 @@ def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
 def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
                                             django_capture_on_commit_callbacks):
     sent = []
-    monkeypatch.setattr(tasks, "enqueue_ai_move", lambda **kw: sent.append(kw))
+    # Stands in for the broker: what would be sent, by task name and arguments.
+    monkeypatch.setattr(core, "enqueue_by_name", lambda name, *args: sent.append((name, args)))
     match = ai_duel(alice)  # the AI to move since T0
-    stall = services.ai_stall_seconds()
+    stall = settings.GAMES_AI_STALL_SECONDS
 
     def watch_at(seconds: float) -> None:
         with django_capture_on_commit_callbacks(execute=True):
@@ -85,11 +89,11 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
     watch_at(stall - 1)
     assert sent == []
     watch_at(stall)
-    assert sent == [{"match_id": match.pk, "ply": 0}]
+    assert sent == [("games.ai_move", (match.pk, 0))]
     # Still late a stall later (that task was lost too): sent once more, not before.
     watch_at(2 * stall - 1)
     watch_at(2 * stall)
-    assert sent == [{"match_id": match.pk, "ply": 0}] * 2
+    assert sent == [("games.ai_move", (match.pk, 0))] * 2
 
     tasks.ai_move(match.pk, 0)  # the AI moves: now the (untimed) human is to move
     assert Match.objects.get(pk=match.pk).due_at is None
@@ -100,7 +104,7 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
 def test_a_sync_decides_its_own_match_s_flag_when_it_is_due(alice, bob):
     match = services.match_create(
         players=[Player(user=alice), Player(user=bob)], trumps="SH", dealer=1,
-        clock_initial=60, now=T0,
+        time_control=TimeControl(60), now=T0,
     )
     services.match_deadline_enforce(match_id=match.pk, now=T0 + timedelta(seconds=59))
     assert Match.objects.get(pk=match.pk).status == Status.PLAYING

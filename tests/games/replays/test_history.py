@@ -67,7 +67,7 @@ def test_a_players_history_is_filtered(client, alice, bob, carol):
     assert ids(client.get(base, {"against": "people"})) == [three.pk, lost_casual.pk,
                                                             won_rated.pk]
     assert ids(client.get(base, {"time_control": "untimed"})) == [ai_draw.pk]
-    assert ids(client.get(base, {"time_control": "60+1"})) == [three.pk]
+    assert ids(client.get(base, {"time_control": "1+1"})) == [three.pk]
     assert ids(client.get(base, {"players": "3"})) == [three.pk]
     assert ids(client.get(base, {"date_from": "2026-03-03", "date_to": "2026-03-04"})) == [
         ai_draw.pk, lost_casual.pk]

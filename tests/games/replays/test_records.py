@@ -9,13 +9,10 @@ import pytest
 
 from games.play import services
 from games.play.models import Match, TerminationReason
+from games.play.selectors import match_game
 from games.play.services import Player
-from games.replays.selectors import (
-    match_game_build,
-    match_moves_get,
-    replay_of_match,
-    replay_of_record,
-)
+from games.play.time_control import TimeControl
+from games.replays.selectors import replay_of_match, replay_of_record
 from games.replays.services import record_export, record_import
 from games.rules import RecordError
 from tests.games.replays.conftest import T0, play_match
@@ -28,7 +25,7 @@ def assert_same_game_at_every_ply(match: Match) -> None:
     to the same replay (hands, pile, mover, clocks, time per move, result)."""
     text = record_export(match=match)
     record = record_import(text=text)
-    stored = match_game_build(match=match, moves=match_moves_get(match=match))
+    stored = match_game(match=match)
     assert stored is not None
     imported = record.game
     assert imported.ply == stored.ply == match.ply
@@ -64,8 +61,7 @@ def _same_but_final_clock(a: list[dict], b: list[dict]) -> bool:
 
 
 def test_a_duel_played_to_its_end_reimports_identically(alice, bob):
-    match = play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
-                       clock_increment=2)
+    match = play_match([Player(user=alice), Player(user=bob)], time_control=TimeControl(180, 2))
     assert match.termination == TerminationReason.NORMAL
     assert match.ply > 20
     assert_same_game_at_every_ply(match)
@@ -73,8 +69,7 @@ def test_a_duel_played_to_its_end_reimports_identically(alice, bob):
 
 def test_a_resigned_rated_duel_reimports_identically(alice, bob):
     match = play_match([Player(user=alice), Player(user=bob)], seed=11, rng_seed=3,
-                       moves=15, end="resign", rated=True, clock_initial=60,
-                       clock_increment=1)
+                       moves=15, end="resign", rated=True, time_control=TimeControl(60, 1))
     assert match.termination == TerminationReason.RESIGNATION
     text = record_export(match=match)
     assert '[Event "Rated game"]' in text
@@ -84,7 +79,7 @@ def test_a_resigned_rated_duel_reimports_identically(alice, bob):
 
 def test_three_and_four_player_games_reimport_identically(alice, bob, carol, make_user):
     three = play_match([Player(user=alice), Player(user=bob), Player(user=carol)], seed=28,
-                       clock_initial=300, clock_increment=3)
+                       time_control=TimeControl(300, 3))
     assert three.is_over
     assert_same_game_at_every_ply(three)
     four = play_match([Player(user=alice), Player(guest_id="g1"), Player(ai_level=2),
@@ -94,7 +89,8 @@ def test_three_and_four_player_games_reimport_identically(alice, bob, carol, mak
 
 
 def test_a_loss_on_time_and_an_agreed_draw_reimport(alice, bob):
-    flagged = play_match([Player(user=alice), Player(user=bob)], moves=6, clock_initial=60)
+    flagged = play_match([Player(user=alice), Player(user=bob)], moves=6,
+                         time_control=TimeControl(60))
     mover = flagged.to_move
     services.match_deadline_enforce(match_id=flagged.pk, now=T0 + timedelta(hours=1))
     flagged = Match.objects.get(pk=flagged.pk)
@@ -108,8 +104,23 @@ def test_a_loss_on_time_and_an_agreed_draw_reimport(alice, bob):
     drawn = Match.objects.get(pk=drawn.pk)
     assert drawn.termination == TerminationReason.AGREEMENT
     text = record_export(match=drawn)
-    assert '[SiteTermination "agreement"]' in text
+    assert '[Result "draw"]' in text
+    assert '[Termination "agreement"]' in text
+    assert "SiteTermination" not in text
+    assert_same_game_at_every_ply(drawn)
     replay = replay_of_record(record=record_import(text=text), text=text)
+    assert replay.data["result"]["result"] == "draw"
+    assert replay.data["result"]["termination"] == "agreement"
+
+
+def test_a_record_of_a_draw_by_agreement_in_the_older_form_still_imports_as_drawn(alice, bob):
+    drawn = play_match([Player(user=alice), Player(user=bob)], seed=3, moves=4)
+    services.match_draw_offer(match_id=drawn.pk, seat=0, now=T0 + timedelta(minutes=5))
+    services.match_draw_offer(match_id=drawn.pk, seat=1, now=T0 + timedelta(minutes=5))
+    text = record_export(match=Match.objects.get(pk=drawn.pk))
+    older = text.replace('[Result "draw"]', '[Result "ongoing"]').replace(
+        '[Termination "agreement"]', '[SiteTermination "agreement"]')
+    replay = replay_of_record(record=record_import(text=older), text=older)
     assert replay.data["result"]["result"] == "draw"
     assert replay.data["result"]["termination"] == "agreement"
 

@@ -9,6 +9,7 @@ import pytest
 
 from games.play.models import Match
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
 from games.rules import Game
 from tests.games.replays.conftest import play_match
@@ -21,8 +22,7 @@ def page_data(response) -> dict:
 
 
 def test_the_replay_of_a_finished_duel(client, alice, bob):
-    match = play_match([Player(user=alice), Player(user=bob)], clock_initial=180,
-                       clock_increment=2)
+    match = play_match([Player(user=alice), Player(user=bob)], time_control=TimeControl(180, 2))
     response = client.get(f"/game/{match.pk}/replay")
     assert response.status_code == 200
     data = page_data(response)

@@ -1,0 +1,181 @@
+"""The pure checks of live play: the server's clocks, presence, deadlines and what a seat may
+do now.
+
+Each function reads the fields of a match and its seats and nothing else: no query, no write,
+no other module of play. They take model rows or any objects with the same fields (a
+snapshot's facts, `games.play.state_message`), so the services that change a match and the
+view that shows it decide with the same code. The timing settings are declared in
+`yourtrumps_site/settings.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from django.conf import settings
+
+from games.play.models import Status
+
+
+class MatchFacts(Protocol):
+    """What the checks read of a match (a `Match` row has it all)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def turn_started_at(self) -> datetime | None: ...
+    @property
+    def started_at(self) -> datetime | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def is_over(self) -> bool: ...
+
+
+class SeatFacts(Protocol):
+    """What the checks read of a seat (a `Seat` row has it all)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def is_ai(self) -> bool: ...
+    @property
+    def clock_ms(self) -> int | None: ...
+    @property
+    def connections(self) -> int: ...
+    @property
+    def present_until(self) -> datetime | None: ...
+    @property
+    def disconnected_at(self) -> datetime | None: ...
+
+
+# --- clocks ----------------------------------------------------------------------------------
+
+
+def elapsed_ms(match: MatchFacts, now: datetime) -> int:
+    """Milliseconds since the current turn began."""
+    if match.turn_started_at is None:
+        return 0
+    return max(0, int((now - match.turn_started_at).total_seconds() * 1000))
+
+
+def remaining_ms(match: MatchFacts, seat: SeatFacts, now: datetime) -> int | None:
+    """A seat's time left now: it runs only for the seat to move while the game is played."""
+    if seat.clock_ms is None:
+        return None
+    if match.status == Status.PLAYING and match.to_move == seat.index:
+        return seat.clock_ms - elapsed_ms(match, now)
+    return seat.clock_ms
+
+
+def flag_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """The instant the mover's clock reaches zero, if it is running."""
+    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
+        return None
+    clock = seats[match.to_move].clock_ms
+    if clock is None:
+        return None
+    return match.turn_started_at + timedelta(milliseconds=clock)
+
+
+def mover_out_of_time(match: MatchFacts, seats: Sequence[SeatFacts], now: datetime
+                      ) -> int | None:
+    """The mover's seat if their time has run out by `now` (the watch may not have looked)."""
+    deadline = flag_at(match, seats)
+    if deadline is not None and now >= deadline:
+        return match.to_move
+    return None
+
+
+# --- deadlines -------------------------------------------------------------------------------
+
+
+def trump_timeout_at(match: MatchFacts) -> datetime | None:
+    """When the trump chooser's time runs out, while trumps are being chosen."""
+    if match.status != Status.TRUMPS or match.turn_started_at is None:
+        return None
+    return match.turn_started_at + timedelta(seconds=settings.GAMES_TRUMP_CHOICE_SECONDS)
+
+
+def ai_late_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """When the AI to move counts as late (its task lost), if the AI is to move."""
+    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
+        return None
+    if not seats[match.to_move].is_ai:
+        return None
+    return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
+
+
+def due_at(match: MatchFacts, seats: Sequence[SeatFacts], *, now: datetime | None = None
+           ) -> datetime | None:
+    """The next instant the clock acts on the match if nobody does: the trump chooser's
+    timeout, the mover's flag, or the moment the AI to move counts as late (its task is then
+    sent again; once that moment has passed, `now` + the stall time)."""
+    if (timeout := trump_timeout_at(match)) is not None:
+        return timeout
+    late = ai_late_at(match, seats)
+    if late is not None and now is not None and late <= now:
+        late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
+    return min((t for t in (flag_at(match, seats), late) if t is not None), default=None)
+
+
+# --- presence --------------------------------------------------------------------------------
+
+
+def is_present(seat: SeatFacts, now: datetime) -> bool:
+    """Whether the seat's player has a game socket open (the AI is always there)."""
+    if seat.is_ai:
+        return True
+    if seat.connections <= 0:
+        return False
+    return seat.present_until is None or seat.present_until > now
+
+
+def absent_since(seat: SeatFacts, now: datetime) -> datetime | None:
+    """Since when the seat's player has been away, or None if present or never seen."""
+    if is_present(seat, now):
+        return None
+    if seat.connections > 0:
+        return seat.present_until  # a lapsed lease: the server holding it died
+    return seat.disconnected_at
+
+
+def claim_available_at(match: MatchFacts, seats: Sequence[SeatFacts], now: datetime, *,
+                       movers: Collection[int]) -> datetime | None:
+    """When the others may claim victory because the mover has left, or None if they can't:
+    the mover is a person with no open game socket, gone a while during their own turn. One
+    who has not moved yet (not in `movers`, the seats that have moved) is not claimed
+    against: the game may be aborted instead."""
+    if match.status != Status.PLAYING or match.to_move is None:
+        return None
+    mover = seats[match.to_move]
+    if is_present(mover, now) or mover.index not in movers:
+        return None
+    gone_since = absent_since(mover, now) or match.started_at or match.created_at
+    start = max(gone_since, match.turn_started_at or gone_since)
+    return start + timedelta(seconds=settings.GAMES_CLAIM_AFTER_SECONDS)
+
+
+# --- what a seat may do ----------------------------------------------------------------------
+
+
+def can_abort(match: MatchFacts, *, movers: Collection[int]) -> bool:
+    """A match may be aborted until every player has made a move (`movers`: the seats that
+    have moved)."""
+    if match.is_over:
+        return False
+    if match.status == Status.TRUMPS:
+        return True
+    return len(set(movers)) < match.n_players
+
+
+def draws_allowed(match: MatchFacts, seats: Sequence[SeatFacts]) -> bool:
+    """Whether a draw may be agreed in this match now: a duel between people, being played."""
+    return (match.status == Status.PLAYING and match.n_players == 2
+            and not any(seat.is_ai for seat in seats))

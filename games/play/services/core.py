@@ -1,0 +1,186 @@
+"""What the services of this package share, and nothing outside it imports: the match's lock,
+the change that every service ends with, its broadcast, and the AI's turn.
+
+A service locks the match (`match_lock`), checks and writes, then ends with `change_commit`:
+the version is bumped, the match saved, its next deadline set when the turn changed, and its
+snapshot made from the rows the service holds. After the commit the snapshot is kept in this
+process's cache (`games.play.snapshot_cache`) and sent to every socket of the match; the
+service returns the `Change` to its caller, whose socket answers from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from games.play import checks, errors, selectors
+from games.play.errors import PlayError
+from games.play.models import Match, Seat, Status
+from games.play.snapshot_cache import Snapshot, recent
+from games.play.snapshots import snapshot_of
+from games.rules import Suit, TrumpChoice
+from yourtrumps_site.celery import enqueue_by_name
+from yourtrumps_site.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+AI_MOVE_TASK = "games.ai_move"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits at a seat: a user, a guest (by the id kept in their session) or the AI."""
+
+    user: User | None = None
+    guest_id: str = ""
+    ai_level: int | None = None
+
+    def __post_init__(self) -> None:
+        kinds = (self.user is not None) + bool(self.guest_id) + (self.ai_level is not None)
+        if kinds != 1:
+            raise ValueError("a player is exactly one of a user, a guest or the AI")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a service changed: the match as it now is, its snapshot (what every socket of
+    the match is sent) and, for an agreed rematch, the new match."""
+
+    match: Match
+    snapshot: Snapshot
+    rematch: Match | None = None
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+
+def match_lock(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match row locked for the transaction, and its seats (they change only under the
+    match's lock, so reading them after it is consistent)."""
+    try:
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise PlayError(errors.NOT_FOUND, f"there is no match {match_id}") from None
+    return match, selectors.match_seats(match=match)
+
+
+def seat_check(seats: Sequence[Seat], seat: int) -> Seat:
+    if not 0 <= seat < len(seats):
+        raise PlayError(errors.NOT_A_PLAYER, f"there is no seat {seat} in this match")
+    return seats[seat]
+
+
+def check_not_over(match: Match) -> None:
+    if match.is_over:
+        raise PlayError(errors.GAME_OVER, "the game is over")
+
+
+def trump_choice_of(match: Match) -> TrumpChoice:
+    return TrumpChoice(
+        match.n_players, match.dealer, tuple(Suit.parse(c) for c in match.trumps_chosen)
+    )
+
+
+def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
+                  moves: Sequence[tuple[int, str]] | None = None,
+                  turn_changed: bool = True) -> Change:
+    """End a service's change: bump the version, set the next deadline (when the turn
+    changed; a finished match has none), save, make the snapshot, and after the commit keep
+    and broadcast it and ask the AI for its move if it is to move. `moves` are the match's
+    moves as (seat, text), if the caller holds them (else read, from the cache when it has
+    the locked version)."""
+    held = None
+    if moves is None:
+        moves, held = selectors.match_moves(match=match)
+    if turn_changed or match.is_over:
+        match.due_at = None if match.is_over else checks.due_at(match, seats)
+    match.version += 1
+    match.save()
+    snapshot = snapshot_of(match=match, seats=seats, moves=moves, now=now, previous=held)
+    transaction.on_commit(lambda: _committed(snapshot))
+    if turn_changed:
+        _ai_turn(match, seats)
+    return Change(match=match, snapshot=snapshot)
+
+
+def _committed(snapshot: Snapshot) -> None:
+    recent.put(snapshot)
+    broadcast(snapshot)
+
+
+def _ai_turn(match: Match, seats: Sequence[Seat]) -> None:
+    """After commit: the AI's move, if it is to move."""
+    if match.status == Status.PLAYING and match.to_move is not None and seats[match.to_move].is_ai:
+        ai_move_send(match_id=match.pk, ply=match.ply, on_commit=True)
+
+
+def ai_move_send(*, match_id: int, ply: int, on_commit: bool = False) -> None:
+    """Ask the AI for its move at `ply` (its task does nothing if the match moved on)."""
+    if on_commit:
+        transaction.on_commit(
+            lambda: off_the_reply_path(enqueue_by_name, AI_MOVE_TASK, match_id, ply)
+        )
+    else:
+        enqueue_by_name(AI_MOVE_TASK, match_id, ply)
+
+
+def group_name(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def broadcast(snapshot: Snapshot) -> None:
+    """Tell every socket of the match, in any process, that it changed, with its snapshot;
+    each socket renders the view its user may see. A failure is logged, never raised: the
+    change is committed, and clients that miss the news catch up on their next `sync` or
+    reconnect."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    match_id, version = snapshot["id"], snapshot["version"]
+    message = {"type": "match.changed", "version": version, "snapshot": snapshot}
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    group = group_name(match_id)
+    loop = event_loop_of_this_thread()
+    if loop is not None:
+        # Called by a socket's database call: the event loop sends it, and neither the
+        # database thread nor the player's reply waits for Redis.
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.add_done_callback(log_failure(f"broadcast of match {match_id} version {version}"))
+        return
+
+    def send() -> None:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:
+            logger.exception("broadcast of match %s version %s failed", match_id, version)
+
+    # Not called inside the `except`: async_to_sync carries the exception being handled into
+    # the event loop, and the traceback's cycle would keep this move's whole call stack for
+    # the garbage collector.
+    if _event_loop_running():  # a thread that runs an event loop (a script, a test)
+        thread = threading.Thread(target=send, name=f"broadcast-{match_id}")
+        thread.start()
+        thread.join(10)
+    else:
+        send()
+
+
+def _event_loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
