@@ -1,4 +1,6 @@
-"""The messages a client may send on the lobby socket, validated with pydantic."""
+"""The messages of the lobby socket, both ways, as pydantic models: what a client may send is
+validated with these on arrival; what the server sends is checked against them by the tests,
+and a JavaScript test checks that the lobby's script reads every field of `Lobby`."""
 
 from __future__ import annotations
 
@@ -33,3 +35,83 @@ class Simple(_Message):
 
 LobbyMessage = Annotated[PoolJoin | SeekCreate | SeekAction | Simple, Field(discriminator="type")]
 lobby_message = TypeAdapter(LobbyMessage)
+
+
+# --- what the server sends ---------------------------------------------------------------------
+
+
+class PoolCount(_Message):
+    key: str
+    waiting: Annotated[int, Field(ge=0)]
+
+
+class SeekRow(_Message):
+    id: int
+    player: str
+    player_id: int
+    rating: int
+    provisional: bool
+    time_control: str
+    rated: bool
+
+
+class ChallengeRow(_Message):
+    token: str
+    from_: str = Field(alias="from")
+    to: str | None
+    time_control: str
+    rated: bool
+    url: str
+    expires_ms: int
+
+
+class Searching(_Message):
+    pool: str
+    since_ms: int
+
+
+class LiveMatch(_Message):
+    id: int
+    url: str
+
+
+class Me(_Message):
+    searching: Searching | None
+    challenges_in: list[ChallengeRow]
+    challenges_out: list[str]
+    live_match: LiveMatch | None
+
+
+class Lobby(_Message):
+    type: Literal["lobby"]
+    pools: list[PoolCount]
+    seeks: list[SeekRow]
+    me: Me
+    server_time_ms: int
+
+
+class Pools(_Message):
+    type: Literal["pools"]
+    pools: list[PoolCount]
+
+
+class Paired(_Message):
+    type: Literal["paired"]
+    match_id: int
+    url: str
+
+
+class Ok(_Message):
+    type: Literal["ok"]
+    for_: str = Field(alias="for")
+
+
+class Error(_Message):
+    type: Literal["error"]
+    code: str
+    detail: str
+    for_: str | None = Field(alias="for")
+
+
+ServerMessage = Annotated[Lobby | Pools | Paired | Ok | Error, Field(discriminator="type")]
+server_message = TypeAdapter(ServerMessage)

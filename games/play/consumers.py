@@ -14,9 +14,10 @@ Protocol (JSON objects; every message from the server carries `version`):
   `{"type": "ok", "for": "<type>", "version": V}` (and `"match_id"` of the new match for a
   rematch once both agreed) and then the state.
 - A refusal: `{"type": "error", "code": "...", "detail": "...", "for": "<type>",
-  "version": V}`, codes `bad_message`, `not_a_player`, `not_your_turn`, `stale_ply`,
-  `illegal_move`, `game_over`, `wrong_phase`, `bad_trump`, `cannot_abort`, `no_draw_offer`,
-  `not_allowed`, `cannot_claim`, `game_not_over`, `not_found`, `server_error`. Nothing was changed.
+  "version": V}`, a code of `games.play.errors.CODES` or of the site's limits
+  (`rate_limited`, `unavailable`). Nothing was changed.
+
+Every message, both ways, is a model of `games.play.schemas`.
 
 Spectators (anyone, for a public match) receive the states and may only `sync`.
 

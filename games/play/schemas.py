@@ -1,7 +1,10 @@
-"""The messages a client may send on a match socket, validated with pydantic.
+"""The messages of a match socket, both ways, as pydantic models: the one statement of the
+client-server contract.
 
-Every message is a JSON object with a `type`; unknown fields are refused. The replies and
-broadcasts are described in `games.play.consumers`.
+What a client may send is validated with these on arrival (unknown fields are refused).
+What the server sends (`State`, `Ok`, `Error`) is built by `games.play.state_message` and the
+consumer; the tests validate every message the server sends against these models, and a
+JavaScript test checks that the board reads every field of `State`.
 """
 
 from __future__ import annotations
@@ -9,6 +12,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Card = Annotated[str, Field(pattern=r"^[6-9TJQKA][CDHS]$")]
+Suit = Literal["C", "D", "H", "S"]
+SeatIndex = Annotated[int, Field(ge=0, le=3)]
 
 
 class _Message(BaseModel):
@@ -25,7 +32,7 @@ class MoveMessage(_Message):
 
 class TrumpMessage(_Message):
     type: Literal["trump"]
-    suit: Literal["C", "D", "H", "S"]
+    suit: Suit
 
 
 class SimpleMessage(_Message):
@@ -47,3 +54,109 @@ ClientMessage = Annotated[
     MoveMessage | TrumpMessage | SimpleMessage, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
+
+
+# --- what the server sends ---------------------------------------------------------------------
+
+
+class SeatState(_Message):
+    index: SeatIndex
+    name: str
+    kind: Literal["user", "guest", "ai", "deleted"]
+    ai_level: int | None
+    trump: Suit | None
+    hand: list[Card] | None
+    """The cards of this hand the viewer may see (`games.rules.visible_hands`)."""
+    hidden: Annotated[int, Field(ge=0, le=36)]
+    """How many of its cards the viewer may not see."""
+    hand_size: Annotated[int, Field(ge=0, le=36)]
+    clock_ms: int | None
+    connected: bool
+    place: int | None
+    result: Literal["win", "loss", "draw"] | None
+    rating_before: float | None
+    rating_after: float | None
+    rating: int | None
+    provisional: bool | None
+    rating_delta: int | None
+
+
+class Clock(_Message):
+    initial: Annotated[int, Field(gt=0)]
+    increment: Annotated[int, Field(ge=0)]
+
+
+class TrumpChoiceState(_Message):
+    chooser: SeatIndex | None
+    free: list[Suit]
+    deadline_ms: int | None
+
+
+class LastMove(_Message):
+    ply: Annotated[int, Field(ge=1)]
+    seat: SeatIndex
+    move: str
+    taken: list[Card]
+    """The cards the move took into the mover's hand (a take), else empty."""
+
+
+class ResultState(_Message):
+    result: Literal["decided", "draw", "aborted"]
+    loser: SeatIndex | None
+    termination: str
+    reason: str
+
+
+class State(_Message):
+    """The whole match as one viewer may see it: on connect, after every change, on `sync`."""
+
+    type: Literal["state"]
+    id: int
+    version: int
+    ply: int
+    status: Literal["trumps", "playing", "finished", "aborted"]
+    variant: Literal["standard", "strict"]
+    rated: bool
+    n_players: Annotated[int, Field(ge=2, le=4)]
+    dealer: SeatIndex
+    clock: Clock | None
+    you: SeatIndex | None
+    seats: list[SeatState]
+    pile: list[Card]
+    to_move: SeatIndex | None
+    running: SeatIndex | None
+    """The seat whose clock runs now, if any."""
+    legal_moves: list[str]
+    """The viewer's legal moves when it is to move, else empty."""
+    take_count: int
+    trump_choice: TrumpChoiceState | None
+    moves: list[tuple[SeatIndex, str]]
+    last_move: LastMove | None
+    draw_offer: SeatIndex | None
+    can_offer_draw: bool
+    rematch_offer: SeatIndex | None
+    rematch_id: int | None
+    can_abort: bool
+    claim_at_ms: int | None
+    result: ResultState | None
+    server_time_ms: int
+
+
+class Ok(_Message):
+    type: Literal["ok"]
+    for_: str = Field(alias="for")
+    version: int | None
+    match_id: int | None = None
+    """For `rematch`: the new match once everyone agreed."""
+
+
+class Error(_Message):
+    type: Literal["error"]
+    code: str
+    detail: str
+    for_: str | None = Field(alias="for")
+    version: int | None
+
+
+ServerMessage = Annotated[State | Ok | Error, Field(discriminator="type")]
+server_message = TypeAdapter(ServerMessage)

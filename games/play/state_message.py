@@ -118,7 +118,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                 "result": raw["result"],
                 "rating_before": raw["rating_before"],
                 "rating_after": raw["rating_after"],
-                **{key: raw[key] for key in RATING_KEYS if key in raw},
+                **{key: raw.get(key) for key in RATING_KEYS},
             }
         )
     to_move = match.to_move

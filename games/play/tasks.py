@@ -1,4 +1,4 @@
-"""Celery tasks of play. Each carries the version it was made for and calls a service; it
+"""Celery tasks of play. Each carries the ply it was made for and calls a service; it
 does nothing if the match has moved on, so running one twice (acks late, a worker that died
 mid-task) is harmless.
 

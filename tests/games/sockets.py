@@ -9,6 +9,8 @@ from typing import Any
 import websockets
 from django.test import Client
 
+from games.play.schemas import server_message
+
 TIMEOUT = 10
 
 
@@ -26,7 +28,8 @@ def session_cookie_for(user=None, guest_id: str = "") -> str:
 
 
 class MatchSocket:
-    """One client socket: sends JSON, and waits for the next message of a given type."""
+    """One client socket: sends JSON, and waits for the next message of a given type. Every
+    message the server sends is checked against the contract (`games.play.schemas`)."""
 
     def __init__(self, connection: Any) -> None:
         self.connection = connection
@@ -51,6 +54,7 @@ class MatchSocket:
         """The next message of one of `types` (states seen meanwhile are remembered)."""
         while True:
             message = json.loads(await asyncio.wait_for(self.connection.recv(), TIMEOUT))
+            server_message.validate_python(message)
             if message["type"] == "state":
                 self.state = message
             if message["type"] in types:

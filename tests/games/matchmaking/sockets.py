@@ -8,6 +8,8 @@ from typing import Any
 
 import websockets
 
+from games.matchmaking.schemas import server_message
+
 TIMEOUT = 10
 
 
@@ -33,6 +35,7 @@ class LobbySocket:
         """The next message of one of `types` (lobby states seen meanwhile are remembered)."""
         while True:
             message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
+            server_message.validate_python(message)  # the contract of games.matchmaking.schemas
             if message["type"] == "lobby":
                 self.lobby = message
             if message["type"] in types:

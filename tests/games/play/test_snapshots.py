@@ -9,7 +9,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.play import selectors, services, snapshots
+from games.play import schemas, selectors, services, snapshots
 from games.play.models import Match
 from games.play.services import Player
 from games.play.snapshot_cache import recent
@@ -33,6 +33,9 @@ def _play_randomly(match: Match, rng: random.Random, plies: int, capture) -> Non
         assert recent.get(match.pk, version=change.version) == change.snapshot
         recent.clear()  # read back from the database alone
         assert change.snapshot == snapshots.match_snapshot(match_id=match.pk, now=at(ply + 1))
+        for viewer in (match.to_move, None):
+            schemas.State.model_validate(
+                state_message(snapshot=change.snapshot, viewer_seat=viewer, now=at(ply + 1)))
 
 
 # Each example makes its own players (the fixture numbers them), so sharing it is safe.
@@ -86,6 +89,7 @@ def test_a_table_view_shows_each_viewer_what_the_rules_let_it_see(seed, players,
     assert snapshot is not None
     for viewer in (*range(players), None):
         view = state_message(snapshot=snapshot, viewer_seat=viewer, now=at(100))
+        schemas.State.model_validate(view)
         known, hidden = visible_hands(game.state, viewer)
         for seat in view["seats"]:
             index = seat["index"]
