@@ -71,7 +71,7 @@ def test_a_three_player_view_shows_no_hidden_card_of_another_seat(make_user):
             if seat["index"] == viewer:
                 assert seat["hand"] == [str(c) for c in state.hand(viewer)]
                 continue
-            # Only the cards every player knows a seat holds (RULES.md) are shown.
+            # Only the cards every player knows a seat holds (docs/rules.md) are shown.
             known = state.known_mask(seat["index"])
             shown = [str(c) for c in state.hand(seat["index"]) if known >> c.code & 1]
             assert seat["hand"] == shown
