@@ -29,7 +29,7 @@ history=()) -> Move``
     ``.moves`` as codes, ``.moves_text()``); raises ``SearchTimeout`` past its budget.
     ``history`` is as for ``choose_move`` (``Game.position_keys()``).
 
-Command lines: ``python -m games.ai`` (the engine protocol of INTERFACES.md),
+Command lines: ``python -m games.ai`` (the engine protocol of docs/interfaces.md),
 ``python -m games.ai.arena`` (bots against each other), ``python -m games.ai.bench``
 (search speed and solving times).
 

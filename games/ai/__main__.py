@@ -1,4 +1,4 @@
-"""``python -m games.ai``: the engine protocol of INTERFACES.md on stdin and stdout."""
+"""``python -m games.ai``: the engine protocol of docs/interfaces.md on stdin and stdout."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine protocol of INTERFACES.md on a pair of text streams (``python -m games.ai``).
+"""The engine protocol of docs/interfaces.md on a pair of text streams (``python -m games.ai``).
 
 Public names: ``Engine``, ``run``.
 

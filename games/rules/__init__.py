@@ -1,4 +1,4 @@
-"""The rules of Svoi Kozyri (RULES.md) as a pure Python library: no Django anywhere below.
+"""The rules of Svoi Kozyri (docs/rules.md) as a pure Python library: no Django anywhere below.
 
 The public API, by module (each module's docstring has the details):
 
@@ -22,7 +22,7 @@ The public API, by module (each module's docstring has the details):
 - ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.
 - ``perft``: ``perft``, ``perft_divide``.
 - ``playout``: ``random_move_code``, ``random_playout`` -- uniform random moves, fast.
-- ``bench``: ``bench``; ``cli``: ``main`` (``python -m games.rules``, INTERFACES.md).
+- ``bench``: ``bench``; ``cli``: ``main`` (``python -m games.rules``, docs/interfaces.md).
 """
 
 from games.rules.bench import BenchResult, bench

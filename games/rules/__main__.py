@@ -1,4 +1,4 @@
-"""``python -m games.rules``: the command line of INTERFACES.md (see ``games.rules.cli``)."""
+"""``python -m games.rules``: the command line of docs/interfaces.md (see ``games.rules.cli``)."""
 
 import sys
 

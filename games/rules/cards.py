@@ -5,7 +5,7 @@ Public names: ``Suit``, ``Rank``, ``Card``, ``SUITS``, ``RANKS``, ``ALL_CARDS``,
 
 Every card has an integer ``code`` 0..35, ``suit * 9 + rank`` with suits in the order
 ``C D H S`` and ranks ``6 7 8 9 T J Q K A``. Code order is therefore the canonical output
-order of RULES.md (by suit, then rank), and a set of cards is an ``int`` bit mask in
+order of docs/rules.md (by suit, then rank), and a set of cards is an ``int`` bit mask in
 which bit ``code`` stands for the card. The engine works on codes and masks; ``Card``
 objects are for the API and notation only.
 """

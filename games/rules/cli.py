@@ -1,4 +1,4 @@
-"""The command line of INTERFACES.md: ``python -m games.rules COMMAND ...``.
+"""The command line of docs/interfaces.md: ``python -m games.rules COMMAND ...``.
 
 Public names: ``main``, ``UsageError``.
 

@@ -3,7 +3,7 @@
 Public names: ``Game``, ``MOVE_LIMIT``.
 
 ``Game`` holds the start position, the moves played and the current ``State``. On top of
-the position's own end (NORMAL, DRAW_RULE) it applies the house rules of RULES.md that
+the position's own end (NORMAL, DRAW_RULE) it applies the house rules of docs/rules.md that
 need history: the third occurrence of a position is a draw (REPETITION; positions are
 counted from the start one on), and so is reaching ``MOVE_LIMIT`` plies (MOVE_LIMIT). A
 player may resign or lose on time (RESIGNATION, TIMEOUT) and a game may be aborted

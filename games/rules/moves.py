@@ -2,7 +2,7 @@
 
 Public names: ``MoveKind``, ``Move``.
 
-Notation (RULES.md): a lead ``9H``; a beat then second card ``QH-7D``; a beat with one's
+Notation (docs/rules.md): a lead ``9H``; a beat then second card ``QH-7D``; a beat with one's
 last card ``QH``; a take ``+3``. A lone card reads the same whether it is a lead or a beat
 with the last card: only the pile tells them apart. So ``Move.parse("QH")`` gives a LEAD
 unless a state is passed, and moves compare equal by their notation (``card``, ``second``

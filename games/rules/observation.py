@@ -1,4 +1,4 @@
-"""What one seat may know of a position, and its TPN form with ``?N`` (INTERFACES.md).
+"""What one seat may know of a position, and its TPN form with ``?N`` (docs/rules.md).
 
 Public names: ``Observation``, ``visible_hands``.
 
@@ -6,7 +6,7 @@ A seat knows its own hand, the pile, every hand's size and who is out, plus, of 
 hands, the cards everyone knows they hold (``State.known_mask``: cards taken from the pile
 in view of all, and the trump sixes of the deal). Two more cases reveal whole hands:
 
-- the duel (2 players) is a game of perfect information (RULES.md): both hands are open;
+- the duel (2 players) is a game of perfect information (docs/rules.md): both hands are open;
 - when a full pack is in play and only one other seat holds cards the observer cannot
   place, those cards are exactly the ones the observer has not seen (e.g. 3 players, one
   out): the observer knows that hand by elimination.

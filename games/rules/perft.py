@@ -1,4 +1,4 @@
-"""Perft, the move-generation check of RULES.md: the number of move paths of a given depth.
+"""Perft, the move-generation check of docs/rules.md: the number of move paths of a given depth.
 
 Public names: ``perft``, ``perft_divide``.
 

@@ -1,11 +1,12 @@
-"""Position notation (TPN) of RULES.md: parsing with checks, and canonical formatting.
+"""Position notation (TPN) of docs/rules.md: parsing with checks, and canonical formatting.
 
 Public names: ``parse_position``, ``format_position``, ``ParsedPosition``.
 
 ``<trumps> <hands> <pile> <to-move> <out>``, e.g.
 ``SH 7C9HAS/KD6HTH 8S 1 -``. The same grammar, with ``?N`` allowed at the end of a hand
 for N cards the observer cannot know (``9HQS?5``, ``?9``), is the observation form of
-INTERFACES.md; ``State`` and ``Observation`` both build on this module.
+docs/rules.md (which the AI engine takes, docs/interfaces.md); ``State`` and ``Observation``
+both build on this module.
 
 A position is accepted only if it could stand in a game: 2..4 distinct trump suits, no
 card twice, a seat is listed as out exactly when its hand is empty, someone holds cards,

@@ -1,4 +1,4 @@
-"""``python -m games.ai`` speaks the engine protocol of INTERFACES.md (in a subprocess)."""
+"""``python -m games.ai`` speaks the engine protocol of docs/interfaces.md (in a subprocess)."""
 
 from __future__ import annotations
 

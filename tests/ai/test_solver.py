@@ -55,7 +55,7 @@ def test_collapsing_adjacent_cards_is_not_exact() -> None:
 
 def test_a_position_seen_twice_is_a_draw_to_enter_again() -> None:
     """A lost position is saved by a move into a position the game has seen twice: its
-    third occurrence is a draw (RULES.md), and the solver must see it."""
+    third occurrence is a draw (docs/rules.md), and the solver must see it."""
     checked = 0
     for endgame in ENDGAMES:
         state = State.from_tpn(endgame.tpn)

@@ -1,4 +1,4 @@
-"""A deliberately simple second implementation of RULES.md, to check the engine against.
+"""A deliberately simple second implementation of docs/rules.md, to check the engine against.
 
 Written straight from the text, with strings and frozensets and no shared code with
 games.rules: if both agree on legal moves, results and perft over many positions, a
@@ -30,7 +30,7 @@ def card_sort_key(card: str) -> tuple[int, int]:
 
 
 def beats(b: str, t: str, own_trump: str) -> bool:
-    """RULES.md: same suit and higher, or of the mover's own trump suit while t is not."""
+    """docs/rules.md: same suit and higher, or of the mover's own trump suit while t is not."""
     if suit(b) == suit(t) and rank(b) > rank(t):
         return True
     return suit(b) == own_trump and suit(t) != own_trump

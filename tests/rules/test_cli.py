@@ -1,4 +1,4 @@
-"""The command line of INTERFACES.md: ``python -m games.rules``."""
+"""The command line of docs/interfaces.md: ``python -m games.rules``."""
 
 from __future__ import annotations
 

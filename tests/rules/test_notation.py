@@ -172,7 +172,7 @@ def test_canonical_tpn_round_trips_exactly(tpn: str) -> None:
 
 def test_tpn_hands_may_be_given_in_any_order_and_come_out_canonical() -> None:
     assert State.from_tpn("SH AS9H7C/THKD6H 8S 1 -").tpn() == "SH 7C9HAS/KD6HTH 8S 1 -"
-    # Two positions of the RULES.md perft table are written out of canonical order.
+    # Two positions of the perft data file, written out of canonical order.
     assert State.from_tpn("SH 8S9C/6H - 0 -").tpn() == "SH 9C8S/6H - 0 -"
     assert State.from_tpn("CDH 7CJD/8D9H/6HAC 9C 1 -").tpn() == "CDH 7CJD/8D9H/AC6H 9C 1 -"
 

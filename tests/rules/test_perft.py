@@ -1,6 +1,6 @@
-"""Perft: the move-generation check of RULES.md, run from tests/rules/data/perft.txt.
+"""Perft: the move-generation check of docs/rules.md, run from tests/rules/data/perft.txt.
 
-The file starts with the RULES.md table verbatim; the engine must reproduce it. The lines
+The file starts with the reference table of docs/rules.md; the engine must reproduce it. The lines
 added after it (strict variant, 3 and 4 players, middle games) were computed with the
 engine, so they are cross-checked here against the simple reference implementation
 wherever that is quick (up to ``REFERENCE_LIMIT`` leaves).

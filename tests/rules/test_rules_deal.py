@@ -1,4 +1,4 @@
-"""RULES.md, sections "Cards, players, trumps" and "The deal": one test per rule."""
+"""docs/rules.md, sections "Cards and players", "Trumps" and "The deal": one test per rule."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""RULES.md, section "Going out, the end, the result" (house rules included): one test per
-rule, ending with the four end-of-game results listed under the perft table."""
+"""docs/rules.md, sections "Going out and the end", the house rules and "Resignation and loss
+on time": one test per rule, ending with the four end-of-game results listed under the perft
+table."""
 
 from __future__ import annotations
 
@@ -184,7 +185,7 @@ def test_a_player_already_out_cannot_resign() -> None:
         Game.from_tpn("SHDC 7C/-/9C6D/TCJC 8C 2 1").resign(1)
 
 
-# The four end-of-game results listed at the end of RULES.md.
+# Four end-of-game results of docs/rules.md's perft section.
 
 
 def test_rules_md_result_jc_against_9c_is_a_draw() -> None:

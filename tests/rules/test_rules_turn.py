@@ -1,4 +1,4 @@
-"""RULES.md, section "A turn" and "Move notation": one test per rule."""
+"""docs/rules.md, section "A turn" and "Move notation": one test per rule."""
 
 from __future__ import annotations
 
