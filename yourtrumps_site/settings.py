@@ -161,7 +161,7 @@ if REDIS_URL:
     # connection. The list-based layer (`channels_redis.core`) took four round trips to Redis
     # per message, one message at a time per process, and with 1,000 sockets its queue
     # delayed the opponent's state by seconds (docs/reliability.md). Pub/sub keeps nothing
-    # for a process that is away; nothing depends on delivery (ARCHITECTURE.md): a client
+    # for a process that is away; nothing depends on delivery (docs/architecture.md): a client
     # that hears nothing asks for the state (`sync`), and one that reconnects gets it.
     CHANNEL_LAYERS = {
         "default": {

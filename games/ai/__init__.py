@@ -1,4 +1,4 @@
-"""The AI of Svoi Kozyri: bots from a beginner to the strongest level (issue 6).
+"""The AI of Svoi Kozyri: bots from a beginner to the strongest level.
 
 Pure Python, no Django. The site's API:
 

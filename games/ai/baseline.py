@@ -2,7 +2,7 @@
 
 Public names: ``random_code``, ``greedy_code``, ``beginner_code``, ``cheapness``.
 
-Greedy (issue 6): beat whenever it can, with the cheapest beater (non-trump before trump,
+Greedy: beat whenever it can, with the cheapest beater (non-trump before trump,
 lower rank first); as the second card, and as a lead, play the card that the fewest of the
 next player's cards can beat. With hidden hands "the next player's cards" are counted by
 expectation over the unseen cards, so greedy never reads a hidden card either.

@@ -1,4 +1,4 @@
-"""Replays and game history (issue 8).
+"""Replays and game history.
 
 - ``selectors``: the history lists (a player's, the site's) with their filters, and the
   replay of a match or of an imported record: every position, computed by the rules engine.

@@ -1,4 +1,4 @@
-"""The random and greedy bots do what issue 6 says."""
+"""The random and greedy bots play as docs/ai.md describes them."""
 
 from __future__ import annotations
 
