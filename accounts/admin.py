@@ -30,10 +30,12 @@ class SiteUserAdmin(UserAdmin):
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(admin.ModelAdmin):
-    list_display = ("user", "rating", "deviation", "volatility", "games", "last_rated_at")
+    list_display = ("user", "mode", "rating", "deviation", "volatility", "games", "last_rated_at")
+    list_filter = ("mode",)
     search_fields = ("user__username",)
-    ordering = ("-rating",)
-    readonly_fields = ("user", "rating", "deviation", "volatility", "games", "last_rated_at")
+    ordering = ("mode", "-rating")
+    readonly_fields = ("user", "mode", "rating", "deviation", "volatility", "games",
+                       "last_rated_at")
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False

@@ -56,16 +56,25 @@ class User(AbstractUser):
         return self.username
 
 
+class RatingMode(models.TextChoices):
+    """The kinds of play rated apart, one Glicko-2 rating each (as lichess keeps one per
+    speed): a player's strength at live duels says little of their correspondence play."""
+
+    DUEL = "duel", _("Duel")
+    CORRESPONDENCE = "correspondence", _("Correspondence")
+    PUZZLE = "puzzle", _("Puzzles")
+
+
 class PlayerRating(models.Model):
-    """A player's Glicko-2 rating in the ranked duel (see `accounts.ratings` for the policy).
+    """A player's Glicko-2 rating in one mode (see `accounts.ratings` for the policy).
 
     `deviation` is the deviation as of `last_rated_at`; it grows with inactivity after that,
     which `accounts.ratings.current_deviation` computes when the rating is shown or used.
     """
 
-    user = models.OneToOneField(
-        User, on_delete=models.CASCADE, primary_key=True, related_name="player_rating"
-    )
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
+    mode = models.CharField(_("mode"), max_length=16, choices=RatingMode.choices,
+                            default=RatingMode.DUEL)
     rating = models.FloatField(_("rating"), default=ratings.START_RATING)
     deviation = models.FloatField(_("rating deviation"), default=ratings.START_DEVIATION)
     volatility = models.FloatField(_("rating volatility"), default=ratings.START_VOLATILITY)
@@ -75,6 +84,13 @@ class PlayerRating(models.Model):
     class Meta:
         verbose_name = _("player rating")
         verbose_name_plural = _("player ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "mode"], name="accounts_rating_user_mode"),
+        ]
+        indexes = [
+            # The leaderboard of a mode: its established players, best first.
+            models.Index(fields=["mode", "-rating"], name="accounts_rating_mode_rating"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.rating:.0f} ± {self.deviation:.0f}"
+        return f"{self.user_id} {self.mode}: {self.rating:.0f} ± {self.deviation:.0f}"

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ratings
-from accounts.models import PlayerRating, User
+from accounts.models import PlayerRating, RatingMode, User
 from games.play.models import Match, Seat, SeatResult, Status
 
 RECENT_GAMES = 10
@@ -44,17 +44,19 @@ class RatingSummary:
     games: int
 
 
-def rating_get(*, user: User, now: datetime | None = None) -> RatingSummary:
-    """The user's ranked-duel rating as it stands now (the starting rating if never rated)."""
-    return rating_get_many(user_ids=[user.pk], now=now)[user.pk]
+def rating_get(*, user: User, mode: str = RatingMode.DUEL,
+               now: datetime | None = None) -> RatingSummary:
+    """The user's rating of a mode as it stands now (the starting rating if never rated)."""
+    return rating_get_many(user_ids=[user.pk], mode=mode, now=now)[user.pk]
 
 
 def rating_get_many(
-    *, user_ids: list[int], now: datetime | None = None
+    *, user_ids: list[int], mode: str = RatingMode.DUEL, now: datetime | None = None
 ) -> dict[int, RatingSummary]:
-    """The ratings of many users in one query (lobby, matchmaking, lists of games)."""
+    """The ratings of a mode of many users in one query (lobby, matchmaking, lists of games)."""
     now = now or timezone.now()
-    rows = {row.user_id: row for row in PlayerRating.objects.filter(user_id__in=user_ids)}
+    rows = {row.user_id: row
+            for row in PlayerRating.objects.filter(user_id__in=user_ids, mode=mode)}
     summaries = {}
     for user_id in user_ids:
         row = rows.get(user_id)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import ratings
-from accounts.models import PlayerRating, User
+from accounts.models import PlayerRating, RatingMode, User
 
 # `last_seen` is written at most this often per user (see `accounts.middleware`).
 LAST_SEEN_RESOLUTION = timedelta(minutes=5)
@@ -162,11 +162,11 @@ class RatingChange:
         return ratings.shown_change(self.rating_before, self.rating_after)
 
 
-def rating_ensure(*, users: list[User]) -> None:
-    """Give these users a starting rating row if they have none (safe under concurrency:
-    INSERT ... ON CONFLICT DO NOTHING never aborts the surrounding transaction)."""
+def rating_ensure(*, users: list[User], mode: str = RatingMode.DUEL) -> None:
+    """Give these users a starting rating row of the mode if they have none (safe under
+    concurrency: INSERT ... ON CONFLICT DO NOTHING never aborts the surrounding transaction)."""
     PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user.pk) for user in users], ignore_conflicts=True
+        [PlayerRating(user_id=user.pk, mode=mode) for user in users], ignore_conflicts=True
     )
 
 
@@ -188,9 +188,11 @@ def rating_apply_duel_result(
     winner: User,
     loser: User,
     draw: bool = False,
+    mode: str = RatingMode.DUEL,
     now: datetime | None = None,
 ) -> tuple[RatingChange, RatingChange]:
-    """Rate one finished ranked duel; returns (winner's change, loser's change).
+    """Rate one finished ranked duel on the rating of its `mode`; returns (winner's change,
+    loser's change).
 
     For a draw pass the two players as `winner` and `loser` in any order with `draw=True`.
     Must run inside the transaction that finishes the match, so that the match's result and
@@ -205,11 +207,11 @@ def rating_apply_duel_result(
     if winner.pk is None or loser.pk is None or winner.pk == loser.pk:
         raise ValueError("a rated duel needs two different saved users")
     now = now or timezone.now()
-    rating_ensure(users=[winner, loser])
+    rating_ensure(users=[winner, loser], mode=mode)
     rows = {
         row.user_id: row
         for row in PlayerRating.objects.select_for_update()
-        .filter(user_id__in=[winner.pk, loser.pk])
+        .filter(user_id__in=[winner.pk, loser.pk], mode=mode)
         .order_by("user_id")
     }
     winner_row, loser_row = rows[winner.pk], rows[loser.pk]

@@ -111,6 +111,9 @@ class Error(_Message):
     code: str
     detail: str
     for_: str | None = Field(alias="for")
+    version: None = None
+    """Only the site's limits (`yourtrumps_site.ws_limits`) send it, empty: they answer
+    every socket alike."""
 
 
 ServerMessage = Annotated[Lobby | Pools | Paired | Ok | Error, Field(discriminator="type")]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import ratings
-from accounts.models import PlayerRating, User
+from accounts.models import PlayerRating, RatingMode, User
 from accounts.selectors import rating_get_many
 from games.matchmaking.models import Challenge, ChallengeStatus, PoolEntry, Seek
 from games.play.models import Seat, Status
@@ -145,16 +145,16 @@ class LeaderboardRow:
     games: int
 
 
-def leaderboard(*, now: datetime | None = None, limit: int = LEADERBOARD_SIZE
-                ) -> list[LeaderboardRow]:
-    """The best established (non-provisional) players of the ranked duel, best first.
+def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
+                limit: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]:
+    """The best established (non-provisional) players of a rating mode, best first.
 
     The deviation grows while a player is idle, so a player who stopped playing leaves the
     board once theirs passes the provisional threshold again."""
     now = now or timezone.now()
     rows = (
         PlayerRating.objects.filter(
-            deviation__lt=ratings.PROVISIONAL_DEVIATION, user__is_active=True
+            mode=mode, deviation__lt=ratings.PROVISIONAL_DEVIATION, user__is_active=True
         )
         .select_related("user")
         .order_by("-rating", "user_id")

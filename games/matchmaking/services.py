@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import PlayerRating, User
+from accounts.models import PlayerRating, RatingMode, User
 from accounts.ratings import START_RATING
 from games.matchmaking import errors, pairing
 from games.matchmaking.errors import MatchmakingError
@@ -100,7 +100,7 @@ def _check_free(user: User, *, own: bool = True) -> None:
 
 
 def _rating_of(user: User) -> float:
-    row = PlayerRating.objects.filter(user=user).only("rating").first()
+    row = PlayerRating.objects.filter(user=user, mode=RatingMode.DUEL).only("rating").first()
     return row.rating if row is not None else START_RATING
 
 

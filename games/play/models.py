@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import RatingMode
 from accounts.ratings import shown_change
 from games.play.time_control import TimeControl
 
@@ -144,6 +145,11 @@ class Match(models.Model):
     @property
     def time_control(self) -> TimeControl:
         return TimeControl.of(self)
+
+    @property
+    def rating_mode(self) -> str:
+        """The rating a rated match changes (`accounts.models.RatingMode`)."""
+        return RatingMode.DUEL
 
 
 class Seat(models.Model):

@@ -126,7 +126,7 @@ def _ratings(match: Match, seats: Sequence[Seat], now: datetime,
     if waiting:
         from accounts.selectors import rating_get_many
 
-        current = rating_get_many(user_ids=waiting, now=now)
+        current = rating_get_many(user_ids=waiting, mode=match.rating_mode, now=now)
     for seat in seats:
         if seat.rating_delta is not None:
             assert seat.rating_after is not None

@@ -78,7 +78,8 @@ def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) 
     assert first.user is not None
     assert second.user is not None
     changes = rating_apply_duel_result(
-        winner=first.user, loser=second.user, draw=outcome.loser is None, now=now
+        winner=first.user, loser=second.user, draw=outcome.loser is None,
+        mode=match.rating_mode, now=now
     )
     for seat, change in zip((first, second), changes, strict=True):
         seat.rating_before = change.rating_before
