@@ -40,6 +40,8 @@ def lobby_labels() -> dict[str, Any]:
         "goToGame": _("Go to your game"),
         "paired": _("Opponent found! Starting the game…"),
         "disconnected": _("Connection lost. Reconnecting…"),
+        "connectionFailed": _("The connection failed. Trying again…"),
+        "connectionFailedFinal": _("The connection failed. Reload the page to try again."),
     }
 
 

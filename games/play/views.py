@@ -166,6 +166,8 @@ def board_labels() -> dict[str, Any]:
         "reasons": {str(value): str(label) for value, label in TerminationReason.choices},
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost. Reconnecting…"),
+        "connectionFailed": _("The connection failed. Trying again…"),
+        "connectionFailedFinal": _("The connection failed. Reload the page to try again."),
         "offline": _("offline"),
         "spectating": _("You are watching this game"),
         "moves": _("Moves"),

@@ -1,20 +1,16 @@
 // Shows staff announcements (for example "the server restarts in 5 minutes") on every page.
+import { ReconnectingSocket } from "./socket.js";
+
 const banner = document.getElementById("announcement");
 
-function connect(delayMs) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/site/`);
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "announcement" && banner) {
+if (banner) {
+  new ReconnectingSocket("/ws/site/", {
+    baseDelayMs: 1000,
+    maxDelayMs: 30_000,
+    onMessage: (message) => {
+      if (message.type !== "announcement") return;
       banner.textContent = message.text;
       banner.hidden = false;
-    }
-  });
-  socket.addEventListener("open", () => { delayMs = 1000; });
-  socket.addEventListener("close", () => {
-    setTimeout(() => connect(Math.min(delayMs * 2, 30000)), delayMs);
+    },
   });
 }
-
-if (banner) connect(1000);

@@ -1,27 +1,13 @@
 // The game board: a pure view of the state the server sends (including the legal moves of
 // the seat to move). It draws, and reports the player's intents; the server decides.
 
-import {
-  cardBack, cardElement, cardName, sortHand, suitBadge, SUIT_SYMBOLS, suitOf,
-} from "./cards.js";
-import { el, fill } from "./dom.js";
-import { numberFormat } from "./numbers.js";
+import { cardBack, cardElement, sortHand, suitBadge } from "./cards.js";
+import { el, fill } from "../dom.js";
+import { enabledCards, takeMove } from "./legal.js";
+import { formatClock, LOW_TIME_MS } from "./numbers.js";
 import { panelMethods } from "./panel.js";
 
 const ANIMATION_MS = 380;
-const LOW_TIME_MS = 10_000;
-
-export function formatClock(ms) {
-  const clamped = Math.max(0, ms);
-  const tenths = Math.floor(clamped / 100);
-  const minutes = Math.floor(tenths / 600);
-  // Under ten seconds the tenths show, with the language's decimal sign: "0:09,4" in Polish.
-  const digits = clamped < LOW_TIME_MS ? 1 : 0;
-  const seconds = numberFormat({
-    minimumIntegerDigits: 2, minimumFractionDigits: digits, maximumFractionDigits: digits,
-  }).format(digits ? (tenths % 600) / 10 : Math.floor((tenths % 600) / 10));
-  return `${numberFormat().format(minutes)}:${seconds}`;
-}
 
 export class Board {
   constructor(root, { labels, send, matchUrl, replayUrl }) {
@@ -60,11 +46,6 @@ export class Board {
     const previous = this.state;
     const animate = previous && next.ply === previous.ply + 1 && !matchMedia("(prefers-reduced-motion: reduce)").matches;
     const before = animate ? this.positions() : null;
-    this.justTaken = new Set();
-    const last = next.last_move;
-    if (previous && last && last.move.startsWith("+") && next.ply === previous.ply + 1) {
-      this.justTaken = new Set(previous.pile.slice(-Number(last.move.slice(1))));
-    }
     this.state = next;
     this.receivedAt = performance.now();
     this.serverOffset = next.server_time_ms - Date.now();
@@ -82,10 +63,17 @@ export class Board {
     }
   }
 
-  setConnection(status) {
+  /** The socket's status (static/js/socket.js): said in the side panel unless it is open. */
+  setConnection(status, detail = {}) {
     const box = this.parts.connection;
     box.hidden = status === "open";
-    box.textContent = status === "connecting" ? this.labels.connecting : this.labels.reconnecting;
+    const words = {
+      connecting: this.labels.connecting,
+      reconnecting: this.labels.reconnecting,
+      failed: detail.final ? this.labels.connectionFailedFinal : this.labels.connectionFailed,
+    };
+    box.textContent = words[status] ?? "";
+    box.classList.toggle("failed", status === "failed");
     this.root.dataset.connection = status;
   }
 
@@ -183,7 +171,7 @@ export class Board {
     hand.dataset.testid = `hand-${index}`;
     if (seat.trump) hand.style.setProperty("--trump-color", "");
     const interactive = isBottom && this.isMyTurn();
-    const enabled = interactive ? this.enabledCards() : new Set();
+    const enabled = interactive ? enabledCards(this.state.legal_moves, this.selected) : new Set();
     const cards = sortHand(seat.hand || [], seat.trump);
     const takenNow = this.takenCards(index);
     for (const card of cards) {
@@ -210,27 +198,7 @@ export class Board {
   /** Cards the last move took into this seat's hand (highlighted as the last move). */
   takenCards(index) {
     const last = this.state.last_move;
-    if (!last || last.seat !== index || !this.justTaken) return new Set();
-    return this.justTaken;
-  }
-
-  /** The cards the player may click now. */
-  enabledCards() {
-    const legal = this.state.legal_moves;
-    const out = new Set();
-    if (this.selected) {
-      out.add(this.selected);
-      for (const move of legal) {
-        const [first, second] = move.split("-");
-        if (first === this.selected && second) out.add(second);
-      }
-      return out;
-    }
-    for (const move of legal) {
-      if (move.startsWith("+")) continue;
-      out.add(move.split("-")[0]);
-    }
-    return out;
+    return new Set(last && last.seat === index ? last.taken : []);
   }
 
   renderCenter() {
@@ -264,10 +232,9 @@ export class Board {
     const count = el("div", "pile-count", this.labels.pile[s.pile.length] ?? String(s.pile.length));
     count.dataset.testid = "pile-count";
     center.append(pileBox, count);
-    const take = s.legal_moves.find((m) => m.startsWith("+"));
+    const take = takeMove(s.legal_moves);
     if (this.isMyTurn() && take) {
-      const n = Number(take.slice(1));
-      const button = el("button", "button take-button", this.labels.take[n]);
+      const button = el("button", "button take-button", this.labels.take[s.take_count] ?? take);
       button.type = "button";
       button.dataset.testid = "take";
       button.addEventListener("click", () => this.play(take));
@@ -346,17 +313,13 @@ export class Board {
   onCard(card) {
     if (!this.isMyTurn()) return;
     const legal = this.state.legal_moves;
-    if (!this.state.pile.length) {
-      if (legal.includes(card)) this.play(card);
-      return;
-    }
     if (this.selected === card) { this.selected = null; this.render(); return; }
     if (this.selected) {
       const move = `${this.selected}-${card}`;
       if (legal.includes(move)) this.play(move);
       return;
     }
-    if (legal.includes(card)) { this.play(card); return; } // beating with one's last card
+    if (legal.includes(card)) { this.play(card); return; } // a lead, or beating with one's last card
     if (legal.some((m) => m.startsWith(`${card}-`))) {
       this.selected = card;
       this.render();
@@ -382,7 +345,7 @@ export class Board {
   }
 
   animateFrom(before, lastMove) {
-    const moved = new Set(lastMove ? (lastMove.move.startsWith("+") ? [...this.justTaken] : lastMove.move.split("-")) : []);
+    const moved = new Set(lastMove ? (lastMove.move.startsWith("+") ? lastMove.taken : lastMove.move.split("-")) : []);
     for (const node of this.root.querySelectorAll(".card[data-card]")) {
       const old = before.get(node.dataset.card);
       const now = node.getBoundingClientRect();
@@ -408,5 +371,3 @@ export class Board {
 
 // The side panel (status, actions, result, move list) is drawn by panel.js's methods.
 Object.assign(Board.prototype, panelMethods);
-
-export { SUIT_SYMBOLS, cardName, suitOf };

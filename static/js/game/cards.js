@@ -1,6 +1,8 @@
 // The card component: one playing card as DOM (CSS draws it), used by the board and the
 // rules page alike. A card is written rank then suit, as in the notation: "QH", "TS", "6C".
 
+import { el, fill } from "../dom.js";
+
 export const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANK_SHOWN = { T: "10" };
 const FACES = new Set(["J", "Q", "K"]);
@@ -14,9 +16,9 @@ export function isRed(suit) { return suit === "D" || suit === "H"; }
 /** The spoken name of a card ("queen of hearts"), from the translated labels. */
 export function cardName(card, labels) {
   if (!labels) return card;
-  return labels.card
-    .replace("{rank}", labels.ranks[rankOf(card)])
-    .replace("{suit}", (labels.cardSuits ?? labels.suits)[suitOf(card)]);
+  return fill(labels.card, {
+    rank: labels.ranks[rankOf(card)], suit: (labels.cardSuits ?? labels.suits)[suitOf(card)],
+  });
 }
 
 /** Notation with suit symbols, for move lists: "QH-7D" becomes "Q♥–7♦" (as HTML spans). */
@@ -36,14 +38,13 @@ export function moveHtml(text) {
 export function cardElement(card, { tag = "div", labels = null, trump = null, small = false } = {}) {
   const suit = suitOf(card);
   const rank = rankOf(card);
-  const el = document.createElement(tag);
-  el.className = `card ${isRed(suit) ? "red" : "black"} suit-${suit}`;
-  if (small) el.classList.add("small");
-  if (trump && suit === trump) el.classList.add("is-trump");
-  el.dataset.card = card;
-  if (tag === "button") el.type = "button";
-  el.setAttribute("aria-label", cardName(card, labels));
-  if (tag !== "button") el.setAttribute("role", "img");
+  const node = el(tag, `card ${isRed(suit) ? "red" : "black"} suit-${suit}`);
+  if (small) node.classList.add("small");
+  if (trump && suit === trump) node.classList.add("is-trump");
+  node.dataset.card = card;
+  if (tag === "button") node.type = "button";
+  node.setAttribute("aria-label", cardName(card, labels));
+  if (tag !== "button") node.setAttribute("role", "img");
   const shown = RANK_SHOWN[rank] || rank;
   const symbol = SUIT_SYMBOLS[suit];
   const corner = (where) => `<span class="corner ${where}" aria-hidden="true"><span class="rank">${shown}</span><span class="suit">${symbol}</span></span>`;
@@ -55,29 +56,22 @@ export function cardElement(card, { tag = "div", labels = null, trump = null, sm
   } else {
     middle = `<span class="pip" aria-hidden="true">${symbol}</span>`;
   }
-  el.innerHTML = corner("tl") + middle + corner("br");
-  return el;
+  node.innerHTML = corner("tl") + middle + corner("br");
+  return node;
 }
 
 /** The back of a card (for hands one may not see). */
 export function cardBack({ small = false } = {}) {
-  const el = document.createElement("div");
-  el.className = "card back" + (small ? " small" : "");
-  el.setAttribute("aria-hidden", "true");
-  return el;
+  return el("div", { class: small ? "card back small" : "card back", "aria-hidden": "true" });
 }
 
 /** A suit badge ("♠ spades"), for trumps. */
 export function suitBadge(suit, labels, text = null) {
-  const el = document.createElement("span");
-  el.className = `suit-badge ${isRed(suit) ? "red" : "black"}`;
-  el.dataset.suit = suit;
-  el.innerHTML = `<span class="suit-symbol" aria-hidden="true">${SUIT_SYMBOLS[suit]}</span>`;
-  const words = document.createElement("span");
-  words.className = "suit-words";
-  words.textContent = text ?? (labels ? labels.suits[suit] : suit);
-  el.append(words);
-  return el;
+  const badge = el("span", `suit-badge ${isRed(suit) ? "red" : "black"}`);
+  badge.dataset.suit = suit;
+  badge.append(el("span", { class: "suit-symbol", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
+    el("span", "suit-words", text ?? (labels ? labels.suits[suit] : suit)));
+  return badge;
 }
 
 /** Sort a hand for showing: by suit with the owner's trump suit last, then by rank. */
@@ -90,11 +84,11 @@ export function sortHand(cards, trump) {
 /** Replace every `<span data-card-pic="QH">` (and `data-suit-pic`) in `root` with the component. */
 export function hydrate(root, labels) {
   for (const holder of root.querySelectorAll("[data-card-pic]")) {
-    const el = cardElement(holder.dataset.cardPic, {
+    const card = cardElement(holder.dataset.cardPic, {
       labels, trump: holder.dataset.trump || null, small: holder.hasAttribute("data-small"),
     });
-    if (holder.dataset.highlight !== undefined) el.classList.add("last");
-    holder.replaceWith(el);
+    if (holder.dataset.highlight !== undefined) card.classList.add("last");
+    holder.replaceWith(card);
   }
   for (const holder of root.querySelectorAll("[data-suit-pic]")) {
     holder.replaceWith(suitBadge(holder.dataset.suitPic, labels, holder.textContent.trim() || null));

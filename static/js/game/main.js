@@ -1,8 +1,9 @@
 // The game page: connects the board to the match socket, keeps to the latest version, and
 // asks for the full state whenever it may have missed something.
 
+import { ReconnectingSocket } from "../socket.js";
+import { carriesPly, playedAlready } from "./acts.js";
 import { Board } from "./board.js";
-import { ReconnectingSocket } from "./socket.js";
 
 const config = JSON.parse(document.getElementById("board-config").textContent);
 const root = document.getElementById("game");
@@ -26,25 +27,52 @@ function expectVersion(version) {
   }, 700);
 }
 
+// A move sent again after a reconnect is refused as stale when the server had applied it
+// before the connection broke: that is no error. Which it was, the state of the refusal's
+// version tells (it follows the refusal if the board has not seen it yet).
+let staleResend = null;
+function settleStaleResend() {
+  if (!staleResend || board.version < staleResend.version) return;
+  const { error, sent } = staleResend;
+  staleResend = null;
+  if (!playedAlready(board.state, sent)) board.showError(error);
+}
+
+function onError(message, answered) {
+  if (message.code === "stale_ply" && answered && answered.resent) {
+    staleResend = { error: message, sent: answered.message, version: message.version ?? board.version };
+    settleStaleResend();
+    expectVersion(message.version);
+    return;
+  }
+  board.showError(message);
+  expectVersion(message.version);
+  if (message.code === "stale_ply" || message.code === "not_your_turn") socket.send({ type: "sync" });
+  else if (board.state) board.render();
+}
+
 socket = new ReconnectingSocket(config.socketPath, {
-  onStatus: (status) => board.setConnection(status),
-  onMessage: (message) => {
+  syncReply: "state",
+  ping: { type: "sync" },
+  resendable: carriesPly,
+  baseDelayMs: 250,
+  maxDelayMs: 5000,
+  onStatus: (status, detail) => board.setConnection(status, detail),
+  onMessage: (message, answered) => {
     if (message.type === "state") {
       board.setState(message);
+      settleStaleResend();
     } else if (message.type === "ok") {
       expectVersion(message.version);
     } else if (message.type === "error") {
-      board.showError(message);
-      expectVersion(message.version);
-      if (message.code === "stale_ply" || message.code === "not_your_turn") socket.send({ type: "sync" });
-      else if (board.state) board.render();
+      onError(message, answered);
     }
   },
 });
 
 // While the other player (or the AI) is to move, look again now and then: whether they have
 // left (and the claim countdown) changes without a move, and a deadline that has come (a flag,
-// a late AI) is enforced at once.
+// a late AI) is enforced at once. An unanswered look also tells a connection that died quietly.
 setInterval(() => {
   const s = board.state;
   if (s && s.status === "playing" && board.isPlayer() && !board.isMyTurn()
@@ -52,4 +80,4 @@ setInterval(() => {
 }, 15_000);
 
 // For tests and debugging: drop the connection as a network failure would.
-window.yourTrumpsBoard = { board, drop: () => socket.drop() };
+window.yourTrumpsBoard = { board, socket, drop: () => socket.drop() };

@@ -15,3 +15,18 @@ export function numberFormat(options = {}) {
   }
   return formats.get(key);
 }
+
+/** The time under which a clock shows tenths of a second (and is drawn as running low). */
+export const LOW_TIME_MS = 10_000;
+
+/** A clock's time left as "m:ss", with the tenths under `LOW_TIME_MS`: "0:09,4" in Polish. */
+export function formatClock(ms) {
+  const clamped = Math.max(0, ms);
+  const tenths = Math.floor(clamped / 100);
+  const minutes = Math.floor(tenths / 600);
+  const digits = clamped < LOW_TIME_MS ? 1 : 0;
+  const seconds = numberFormat({
+    minimumIntegerDigits: 2, minimumFractionDigits: digits, maximumFractionDigits: digits,
+  }).format(digits ? (tenths % 600) / 10 : Math.floor((tenths % 600) / 10));
+  return `${numberFormat().format(minutes)}:${seconds}`;
+}

@@ -3,14 +3,14 @@
 // methods of `Board` (mixed in by board.js): they read its state and labels and send intents.
 
 import { moveHtml } from "./cards.js";
-import { el, fill } from "./dom.js";
+import { el, fill } from "../dom.js";
 
 export const panelMethods = {
   renderStatus() {
     const s = this.state;
     const status = this.parts.status;
     status.classList.remove("thinking", "my-turn");
-    let text = "";
+    let text;
     if (s.status === "playing") {
       const mover = s.seats[s.to_move];
       if (this.isMyTurn()) {
@@ -46,9 +46,6 @@ export const panelMethods = {
     const box = this.parts.actions;
     box.replaceChildren();
     if (!this.isPlayer()) return;
-    const opponentIndex = s.seats.findIndex((seat) => seat.index !== s.you);
-    const opponent = s.seats[opponentIndex];
-    const againstAI = s.seats.some((seat) => seat.kind === "ai");
     if (s.status === "playing" || s.status === "trumps") {
       if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
       if (s.status === "playing") {
@@ -57,9 +54,9 @@ export const panelMethods = {
         } else {
           box.append(this.button(this.labels.resign, "resign", () => { this.confirmingResign = true; this.renderActions(); this.root.querySelector("[data-testid=resign-confirm]").focus(); }));
         }
-        if (!againstAI && s.n_players === 2) {
+        if (s.can_offer_draw) {
           if (s.draw_offer !== null && s.draw_offer !== s.you) {
-            box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: opponent.name })));
+            box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: s.seats[s.draw_offer].name })));
             box.append(this.button(this.labels.acceptDraw, "draw-accept", () => this.send({ type: "draw_accept" }), "button primary"));
             box.append(this.button(this.labels.declineDraw, "draw-decline", () => this.send({ type: "draw_decline" })));
           } else if (s.draw_offer === s.you) {
@@ -84,7 +81,7 @@ export const panelMethods = {
         link.dataset.testid = "rematch-link";
         box.append(link);
       } else if (s.rematch_offer !== null && s.rematch_offer !== s.you) {
-        box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: opponent.name })));
+        box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: s.seats[s.rematch_offer].name })));
         box.append(this.button(this.labels.acceptRematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
       } else if (s.rematch_offer === s.you) {
         const b = this.button(this.labels.rematchOffered, "rematch", () => {});

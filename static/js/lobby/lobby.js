@@ -1,5 +1,6 @@
 // The lobby: quick-pairing pools, the live list of seeks, challenges for the player.
 // Every word shown comes from the page (config.labels); the server's messages are shown as sent.
+import { el, fill } from "../dom.js";
 import { connectLobby, readConfig } from "./socket.js";
 
 const config = readConfig();
@@ -21,17 +22,6 @@ function say(text, isError = false) {
 
 // The view gives a count's label in each plural form of the language (see i18n.plural_labels).
 const plurals = new Intl.PluralRules(document.documentElement.lang);
-
-function fill(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
-}
-
-function el(tag, attributes = {}, text = "") {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  if (text) element.textContent = text;
-  return element;
-}
 
 function formatWaited(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
@@ -123,8 +113,11 @@ function renderMe(me) {
 }
 
 const lobby = connectLobby(config, {
-  open() { say(""); },
-  closed() { say(labels.disconnected, true); },
+  status(connection, detail) {
+    if (connection === "open") say("");
+    else if (connection === "failed") say(detail.final ? labels.connectionFailedFinal : labels.connectionFailed, true);
+    else if (connection === "reconnecting") say(labels.disconnected, true);
+  },
   lobby(message) {
     clockOffsetMs = message.server_time_ms - Date.now();
     renderPools(message.pools, message.me);

@@ -64,8 +64,12 @@ export function boardState(data, ply, version) {
     take_count: 0,
     trump_choice: null,
     moves: data.positions.slice(1, ply + 1).map((p) => [p.seat, p.move]),
-    last_move: ply ? { ply, seat: position.seat, move: position.move } : null,
+    last_move: ply ? {
+      ply, seat: position.seat, move: position.move,
+      taken: position.move.startsWith("+") ? movedCards(data, ply) : [],
+    } : null,
     draw_offer: null,
+    can_offer_draw: false,
     rematch_offer: null,
     rematch_id: null,
     can_abort: false,

@@ -8,6 +8,7 @@ import { Board } from "../game/board.js";
 import { moveHtml } from "../game/cards.js";
 import { numberFormat } from "../game/numbers.js";
 import { boardState, movedCards } from "./positions.js";
+import { ReconnectingSocket } from "../socket.js";
 
 function fill(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
@@ -327,28 +328,15 @@ async function refresh() {
 
 function follow() {
   if (!data.live || !data.socket_path) return;
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  let retry = 500;
-  const connect = () => {
-    const socket = new WebSocket(`${scheme}://${window.location.host}${data.socket_path}`);
-    socket.addEventListener("open", () => {
-      retry = 500;
-      root.dataset.socket = "open";
-    });
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(event.data);
+  new ReconnectingSocket(data.socket_path, {
+    syncReply: "state",
+    onStatus: (connection) => { root.dataset.socket = connection === "open" ? "open" : "closed"; },
+    onMessage: (message) => {
       if (message.type !== "state") return;
       wantedVersion = Math.max(wantedVersion, message.version);
       if (message.version > data.version || message.status !== data.status) refresh();
-    });
-    socket.addEventListener("close", () => {
-      root.dataset.socket = "closed";
-      if (!data.live) return;
-      setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 10000);
-    });
-  };
-  connect();
+    },
+  });
 }
 
 buildMoveList();
