@@ -1,10 +1,14 @@
 # The two commands of the README: `make run` (the site on the embedded default) and
 # `make test` (the whole suite on real PostgreSQL, Redis, a Celery worker and Chromium,
-# the fault tests included: YT_FAULTS=1).
+# the fault tests included: YT_FAULTS=1, with ESLint and the JavaScript unit tests).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The browser client's checks (ESLint, node's test runner) come from package-lock.json.
+NODE_STAMP := node_modules/.installed-stamp
+ESLINT := node_modules/.bin/eslint
+JS_TESTS := node --test tests/js/*.test.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -20,17 +24,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+$(NODE_STAMP): package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
 run: $(STAMP) msgfmt
 	$(COMPILEMESSAGES)
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Your Trumps is starting at http://$(HOST):$(PORT)/"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) yourtrumps_site.asgi:application
 
-test: $(STAMP) msgfmt
+test: $(STAMP) $(NODE_STAMP) msgfmt
 	scripts/ensure-test-services
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(ESLINT) .
+	$(JS_TESTS)
 	$(COMPILEMESSAGES)
+	$(BIN)/python manage.py makemigrations --check --dry-run
 	YT_FAULTS=1 $(BIN)/pytest
 
 # compilemessages needs msgfmt: Debian's gettext package, installed only if it is missing.
@@ -41,9 +52,10 @@ msgfmt:
 	  apt-get update -qq && apt-get install -y -qq gettext >/dev/null; \
 	fi
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(ESLINT) .
 
 # The production topology on one machine: two daphne processes and a Celery worker on
 # PostgreSQL and Redis (see README).

@@ -1,0 +1,34 @@
+// The card component's parts that need no page: names, notation, the order of a hand.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cardName, isRed, moveHtml, rankOf, sortHand, suitOf } from "../../static/js/game/cards.js";
+
+test("a card is its rank then its suit", () => {
+  assert.equal(rankOf("TS"), "T");
+  assert.equal(suitOf("TS"), "S");
+  assert.ok(isRed("H") && isRed("D") && !isRed("C") && !isRed("S"));
+});
+
+test("a card's spoken name comes from the labels, in the card-name form of the suit", () => {
+  const labels = {
+    card: "{rank} {suit}", ranks: { Q: "дама" }, suits: { H: "черви" }, cardSuits: { H: "червей" },
+  };
+  assert.equal(cardName("QH", labels), "дама червей");
+  assert.equal(cardName("QH", { ...labels, cardSuits: undefined }), "дама черви");
+  assert.equal(cardName("QH", null), "QH");
+});
+
+test("moves are written with suit symbols and the ten as 10", () => {
+  assert.equal(moveHtml("+3"), '<span class="take-move">+3</span>');
+  assert.equal(moveHtml("TH-7C"),
+    '<span class="mv-card red">10\u2665</span><span class="mv-sep">\u2013</span><span class="mv-card black">7\u2663</span>');
+});
+
+test("a hand is sorted by suit with the owner's trump last, then by rank", () => {
+  assert.deepEqual(sortHand(["AS", "6H", "TC", "7S", "KD", "6C"], "S"), ["6C", "TC", "KD", "6H", "7S", "AS"]);
+  assert.deepEqual(sortHand(["AS", "6H"], "H"), ["AS", "6H"]);
+  const hand = ["9D", "8C"];
+  sortHand(hand, "S");
+  assert.deepEqual(hand, ["9D", "8C"]); // the hand given is left as it was
+});

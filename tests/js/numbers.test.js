@@ -1,0 +1,31 @@
+// Numbers in the page's language: a clock's "m:ss", with tenths under ten seconds.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { formatClock, numberFormat } from "../../static/js/game/numbers.js";
+
+function inLanguage(lang) {
+  globalThis.document = { documentElement: { lang } };
+}
+
+test("a clock shows minutes and seconds, and tenths when time runs low", () => {
+  inLanguage("en");
+  assert.equal(formatClock(185_000), "3:05");
+  assert.equal(formatClock(10_000), "0:10");
+  assert.equal(formatClock(9_449), "0:09.4");
+  assert.equal(formatClock(-300), "0:00.0");
+});
+
+test("the decimal sign is the language's", () => {
+  inLanguage("pl");
+  assert.equal(formatClock(9_449), "0:09,4");
+  inLanguage("eu");
+  assert.equal(formatClock(9_449), "0:09,4");
+  inLanguage("ru");
+  assert.equal(numberFormat({ minimumFractionDigits: 1 }).format(1.5), "1,5");
+});
+
+test("a page without a language is written in English", () => {
+  inLanguage("");
+  assert.equal(formatClock(5_000), "0:05.0");
+});

@@ -1,0 +1,43 @@
+// States as the match socket sends them (games.play.snapshots.snapshot_view), for the board.
+
+export const LABELS = {
+  suits: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+  ranks: { 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
+  card: "{rank} of {suit}",
+  take: Array.from({ length: 37 }, (_, n) => `Take ${n} cards`),
+  pile: Array.from({ length: 37 }, (_, n) => `${n} cards in the pile`),
+  handSize: Array.from({ length: 37 }, (_, n) => `${n} cards`),
+  trump: "Trump: {suit}",
+  you: "You", yourTurn: "Your turn", yourTurnLead: "Your turn: lead any card",
+  yourTurnBeat: "Your turn: beat the top card or take", chooseSecond: "Now choose the card to lay on top",
+  theirTurn: "{name} to move", aiThinking: "{name} is thinking", spectating: "You are watching this game",
+  emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?",
+  offerDraw: "Offer a draw", drawOffered: "Draw offered", acceptDraw: "Accept the draw", declineDraw: "Decline",
+  opponentOffersDraw: "{name} offers a draw", claimVictory: "Claim victory", offline: "offline",
+  connecting: "Connecting…", reconnecting: "Connection lost. Reconnecting…",
+  connectionFailed: "The connection failed. Trying again…",
+  connectionFailedFinal: "The connection failed. Reload the page to try again.",
+  errors: {}, errorGeneric: "That did not work.", reasons: {},
+};
+
+function seat(index, hand, overrides = {}) {
+  return {
+    index, name: `player${index}`, kind: "user", ai_level: null, trump: "SH"[index], hand, hidden: 0,
+    hand_size: hand.length, clock_ms: null, connected: true, place: null, result: null,
+    rating_before: null, rating_after: null, ...overrides,
+  };
+}
+
+/** A duel being played, seen by seat `you`: `pile`, hands and legal moves as given. */
+export function duelState({ you = 0, toMove = 0, hands = [["7C", "9D"], ["6D", "8C", "KD"]], pile = [],
+  legal = [], moves = [], lastMove = null, canOfferDraw = true, drawOffer = null, seats = [], ...rest } = {}) {
+  return {
+    type: "state", id: 1, version: moves.length + 1, ply: moves.length, status: "playing",
+    variant: "standard", rated: false, n_players: 2, dealer: 1, clock: null, you,
+    seats: hands.map((hand, i) => seat(i, hand, seats[i])), pile, to_move: toMove, running: null,
+    legal_moves: you === toMove ? legal : [], take_count: rest.takeCount ?? 0, trump_choice: null,
+    moves, last_move: lastMove, draw_offer: drawOffer, can_offer_draw: canOfferDraw,
+    rematch_offer: null, rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
+    server_time_ms: 0,
+  };
+}
