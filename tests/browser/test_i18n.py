@@ -5,7 +5,6 @@ language setting of the account, and clocks and seconds written the language's w
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,10 +16,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.play import services
-from games.play.models import Seat
 from games.play.services import Player
 from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
+from tests.browser.game_page import wait_sockets_closed
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
@@ -122,11 +121,8 @@ def _servers_then_orm(
 
 @pytest.fixture(autouse=True)
 def _sockets_settled() -> Iterator[None]:
-    """Let the server record the closing of the pages' sockets before the next test's flush."""
     yield
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_sockets_closed()
 
 
 @pytest.fixture

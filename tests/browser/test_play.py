@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.play import services
-from games.play.models import Match, Seat, Status, TerminationReason
+from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
 from games.play.time_control import TimeControl
+from tests.browser.game_page import at_ply, card, play_first_legal, wait_sockets_closed
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
@@ -36,55 +36,10 @@ def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess
         yield
 
 
-def wait_sockets_closed() -> None:
-    """Let the server record the closing of the pages' sockets before the database is
-    flushed for the next test (no event reaches this process: poll the condition briefly)."""
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
 @pytest.fixture(autouse=True)
 def _sockets_settled() -> Iterator[None]:
     yield
     wait_sockets_closed()
-
-
-@pytest.fixture
-def make_user():
-    names = iter(range(1, 1000))
-
-    def make(name: str):
-        return get_user_model().objects.create_user(
-            f"{name}{next(names)}", password="pw-Xk39-long"
-        )
-
-    return make
-
-
-@pytest.fixture
-def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
-    """A page in its own browser context, logged in as `user` or as the guest `guest_id`."""
-
-    def open_as(user=None, guest_id: str = "", **context_options):
-        page = new_page(**context_options)
-        cookie = session_cookie_for(user, guest_id) if user or guest_id else ""
-        if cookie:
-            page.context.add_cookies([{
-                "name": "sessionid", "value": cookie.split("=", 1)[1],
-                "url": asgi_server.extra["url"],
-            }])
-        return page
-
-    return open_as
-
-
-def card(page, code: str):
-    return page.locator(f'[data-part=bottom] button.card[data-card="{code}"]')
-
-
-def at_ply(page, ply: int) -> None:
-    expect(page.locator("#game")).to_have_attribute("data-ply", str(ply))
 
 
 def test_two_players_play_a_duel_to_its_end(user_page, make_user):
@@ -151,20 +106,6 @@ def test_two_players_play_a_duel_to_its_end(user_page, make_user):
     assert second.url.endswith(f"/game/{rematch.pk}/")
     assert rematch.dealer == 0  # the loser deals
     expect(first.locator("#game")).to_have_attribute("data-status", re.compile("trumps|playing"))
-
-
-def play_first_legal(page) -> None:
-    """Play like a beginner: the first card that may be played, else take."""
-    board = page.locator("[data-part=bottom]")
-    playable = board.locator("button.card.playable")
-    expect(page.locator("[data-part=bottom] button.card.playable, [data-testid=take]").first
-           ).to_be_visible()
-    if playable.count():
-        playable.first.click()
-        if board.locator("button.card.selected").count():
-            board.locator("button.card.playable:not(.selected)").first.click()
-        return
-    page.get_by_test_id("take").click()
 
 
 def test_a_guest_starts_a_game_against_the_ai_from_the_home_page(user_page):

@@ -1,0 +1,40 @@
+"""Fixtures of the browser tests that open the game page as players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.games.sockets import session_cookie_for
+from tests.support.processes import ManagedProcess
+
+
+@pytest.fixture
+def make_user():
+    names = iter(range(1, 1000))
+
+    def make(name: str):
+        return get_user_model().objects.create_user(
+            f"{name}{next(names)}", password="pw-Xk39-long"
+        )
+
+    return make
+
+
+@pytest.fixture
+def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
+    """A page in its own browser context, logged in as `user` or as the guest `guest_id`."""
+
+    def open_as(user=None, guest_id: str = "", **context_options):
+        page = new_page(**context_options)
+        cookie = session_cookie_for(user, guest_id) if user or guest_id else ""
+        if cookie:
+            page.context.add_cookies([{
+                "name": "sessionid", "value": cookie.split("=", 1)[1],
+                "url": asgi_server.extra["url"],
+            }])
+        return page
+
+    return open_as

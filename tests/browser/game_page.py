@@ -1,0 +1,46 @@
+"""What the browser tests of the game page share: reading the board and playing on it."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from games.play.models import Seat
+
+
+def wait_sockets_closed() -> None:
+    """Let the server record the closing of the pages' sockets before the database is
+    flushed for the next test (no event reaches this process: poll the condition briefly)."""
+    deadline = time.monotonic() + 10
+    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def card(page, code: str):
+    return page.locator(f'[data-part=bottom] button.card[data-card="{code}"]')
+
+
+def at_ply(page, ply: int) -> None:
+    expect(page.locator("#game")).to_have_attribute("data-ply", str(ply))
+
+
+def play_first_legal(page) -> str:
+    """Play like a beginner: the first card that may be played, else take. Returns the move."""
+    board = page.locator("[data-part=bottom]")
+    playable = board.locator("button.card.playable")
+    expect(page.locator("[data-part=bottom] button.card.playable, [data-testid=take]").first
+           ).to_be_visible()
+    if playable.count():
+        first = playable.first
+        move = first.get_attribute("data-card")
+        first.click()
+        if board.locator("button.card.selected").count():
+            second = board.locator("button.card.playable:not(.selected)").first
+            move = f"{move}-{second.get_attribute('data-card')}"
+            second.click()
+        return move
+    take = page.get_by_test_id("take")
+    legal = page.evaluate("window.yourTrumpsBoard.board.state.legal_moves")
+    take.click()
+    return next(m for m in legal if m.startswith("+"))
