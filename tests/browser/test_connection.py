@@ -1,18 +1,22 @@
 """The game page's connection in a real Chromium against a real daphne: a move in flight is
 never lost (its answer lost, or the move itself), and a connection that breaks, even without
-a close (a frame over daphne's limit), is said to have failed and comes back by itself.
+a close (a frame over daphne's limit), is said to have failed and comes back by itself; and
+the site socket of every page shows the staff's announcements.
 
 Playwright's WebSocket routing stands between the page and the server where a test must lose
 one message; every other message passes through unchanged."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
 from games.play import services
@@ -204,3 +208,21 @@ def test_the_game_page_works_on_a_phone_while_its_connection_is_away(user_page, 
     page.evaluate("window.yourTrumpsBoard.socket.reconnectNow()")
     at_ply(other, 1)
     expect(page.locator("[data-part=connection]")).to_be_hidden()
+
+
+def test_an_announcement_reaches_an_open_page(user_page):
+    """The site socket of every page (static/js/announcements.js) shows the staff's banner."""
+    page = user_page()
+    page.goto("/")
+    banner = page.locator("#announcement")
+    # The page's socket joins the site group some moments after the page loads, and nothing
+    # on the page says when: announce again until the banner shows, for a while.
+    deadline = time.monotonic() + 15
+    with ThreadPoolExecutor(1) as outside_playwrights_loop:
+        while not banner.is_visible() and time.monotonic() < deadline:
+            outside_playwrights_loop.submit(
+                call_command, "announce", "The server restarts in 5 minutes",
+                stdout=io.StringIO(),
+            ).result()
+            page.wait_for_timeout(200)
+    expect(banner).to_have_text("The server restarts in 5 minutes")
