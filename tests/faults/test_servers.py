@@ -123,7 +123,13 @@ def test_moves_get_a_clear_error_while_postgresql_refuses_and_succeed_when_retri
     def fault(stats: Stats) -> None:
         when_playing(stats)
         pg_proxy.refuse()
-        time.sleep(4.0)
+        # Refuse until a move has met the outage (its typed error) and a new connection was
+        # refused, for 30 seconds at most.
+        deadline = time.monotonic() + 30
+        while not (stats.errors.get("move:unavailable") and pg_proxy.refused) and (
+            time.monotonic() < deadline
+        ):
+            time.sleep(0.05)
         pg_proxy.allow()
 
     stats = asyncio.run(play_through(duels, [str(s.extra["url"]) for s in servers], fault))

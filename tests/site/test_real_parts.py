@@ -36,9 +36,15 @@ def test_message_crosses_from_one_daphne_process_to_a_client_of_another(start_as
         listener = await open_socket(server_b)
         sender = await open_socket(server_a, cookie)
         try:
-            await asyncio.sleep(0.2)  # let the listener's group membership settle in Redis
-            await sender.send(json.dumps({"type": "announce", "text": "Restart in 5 minutes"}))
-            return json.loads(await asyncio.wait_for(listener.recv(), 10))
+            # The listener's subscription reaches Redis moments after its handshake, and
+            # nothing tells when: announce again until it hears one, for ten seconds at most.
+            for _ in range(50):
+                await sender.send(json.dumps({"type": "announce", "text": "Restart in 5 minutes"}))
+                try:
+                    return json.loads(await asyncio.wait_for(listener.recv(), 0.2))
+                except TimeoutError:
+                    continue
+            raise AssertionError("no announcement crossed between the processes")
         finally:
             await sender.close()
             await listener.close()
