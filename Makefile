@@ -25,6 +25,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 $(NODE_STAMP): package-lock.json
+	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' \
+	  || { echo "Node.js 20.19 or newer (with npm) is needed for the client's checks"; exit 1; }
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
