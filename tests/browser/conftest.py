@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.browser.game_page import wait_sockets_closed
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
@@ -38,3 +39,19 @@ def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
         return page
 
     return open_as
+
+
+@pytest.fixture(scope="module")
+def orm_beside_playwright() -> Iterator[None]:
+    """Let the ORM run beside sync Playwright's event loop (this thread is not async). A module
+    asks for it after the servers it needs, which then keep Django's check."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture
+def sockets_settled() -> Iterator[None]:
+    """After a test, let the server record the closing of its pages' sockets."""
+    yield
+    wait_sockets_closed()

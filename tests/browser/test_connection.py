@@ -12,7 +12,7 @@ import io
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -22,10 +22,11 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.models import Move
 from games.play.services import Player
-from tests.browser.game_page import at_ply, play_first_legal, wait_sockets_closed
+from tests.browser.game_page import at_ply, play_first_legal
 from tests.support.processes import ManagedProcess
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("sockets_settled")]
 
 MATCH_SOCKET = re.compile(r"/ws/match/\d+/$")
 FAILED = "The connection failed. Trying again…"
@@ -50,17 +51,8 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _server_then_orm(asgi_server: ManagedProcess) -> Iterator[None]:
+def _server_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
     """Start the server first, then let the ORM run beside sync Playwright's event loop."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _sockets_settled() -> Iterator[None]:
-    yield
-    wait_sockets_closed()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ language setting of the account, and clocks and seconds written the language's w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,11 +19,11 @@ from games.play import services
 from games.play.services import Player
 from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
-from tests.browser.game_page import wait_sockets_closed
 from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("sockets_settled")]
 expect.set_options(timeout=15_000)
 
 # Seat 0 (trump spades) is to move with 7C 9D; the pile's top card is 8S, seat 0's own trump and
@@ -111,18 +111,10 @@ def _catalogues_compiled() -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def _servers_then_orm(
-    _catalogues_compiled: None, asgi_server: ManagedProcess, celery_worker: ManagedProcess
-) -> Iterator[None]:
+    _catalogues_compiled: None, asgi_server: ManagedProcess, celery_worker: ManagedProcess,
+    orm_beside_playwright: None,
+) -> None:
     """Start the servers first, then let the ORM run beside sync Playwright's event loop."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _sockets_settled() -> Iterator[None]:
-    yield
-    wait_sockets_closed()
 
 
 @pytest.fixture

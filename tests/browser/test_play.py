@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import expect
@@ -19,7 +18,8 @@ from tests.browser.game_page import at_ply, card, play_first_legal, wait_sockets
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("sockets_settled")]
 
 # Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
 # seat 1 leads its last card 6D and wins.
@@ -28,18 +28,9 @@ expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess) -> Iterator[None]:
-    """Start the server and the worker first, then let the ORM run beside sync Playwright's
-    event loop (this thread is not async; the child processes keep Django's check)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _sockets_settled() -> Iterator[None]:
-    yield
-    wait_sockets_closed()
+def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess,
+                      orm_beside_playwright: None) -> None:
+    """Start the server and the worker first, then let the ORM run beside Playwright."""
 
 
 def test_two_players_play_a_duel_to_its_end(user_page, make_user):
