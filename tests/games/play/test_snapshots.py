@@ -25,17 +25,20 @@ def _play_randomly(match: Match, rng: random.Random, plies: int, capture) -> Non
         match = Match.objects.get(pk=match.pk)
         if match.is_over:
             return
-        moves = State.from_tpn(match.position_tpn).legal_moves()
+        before = State.from_tpn(match.position_tpn)
+        move = str(rng.choice(before.legal_moves()))
         with capture(execute=True):
-            change = services.move_apply(match_id=match.pk, seat=match.to_move,
-                                         move=str(rng.choice(moves)), expected_ply=match.ply,
-                                         now=at(ply + 1))
+            change = services.move_apply(match_id=match.pk, seat=match.to_move, move=move,
+                                         expected_ply=match.ply, now=at(ply + 1))
         assert recent.get(match.pk, version=change.version) == change.snapshot
         recent.clear()  # read back from the database alone
         assert change.snapshot == snapshots.match_snapshot(match_id=match.pk, now=at(ply + 1))
         for viewer in (match.to_move, None):
-            schemas.State.model_validate(
-                state_message(snapshot=change.snapshot, viewer_seat=viewer, now=at(ply + 1)))
+            view = state_message(snapshot=change.snapshot, viewer_seat=viewer, now=at(ply + 1))
+            schemas.State.model_validate(view)
+            # A take's cards are the top of the pile it was played on; other moves take none.
+            taken = before.pile[-before.take_count():] if move.startswith("+") else ()
+            assert view["last_move"]["taken"] == [str(card) for card in taken]
 
 
 # Each example makes its own players (the fixture numbers them), so sharing it is safe.
@@ -99,3 +102,26 @@ def test_a_table_view_shows_each_viewer_what_the_rules_let_it_see(seed, players,
             if index != viewer and index not in game.state.out and viewer is not None:
                 # Another seat's hand is never shown whole while it holds unknown cards.
                 assert set(seat["hand"]) <= {str(c) for c in game.state.hand(index)}
+
+
+def test_a_draw_may_be_offered_by_the_players_of_a_duel_between_two_people(make_user, alice):
+    duel = services.match_create(players=[Player(user=alice), Player(user=make_user())], seed=3,
+                                 trumps="SH", now=T0)
+    against_ai = services.match_create(players=[Player(user=alice), Player(ai_level=1)],
+                                       seed=3, trumps="SH", now=T0)
+    table = services.match_create(players=[Player(user=make_user()) for _ in range(3)], seed=4,
+                                  trumps="SHD", now=T0)
+    choosing = services.match_create(players=[Player(user=alice), Player(user=make_user())],
+                                     seed=5, now=T0)
+
+    def may_offer(match: Match, viewer: int | None) -> bool:
+        snapshot = snapshots.match_snapshot(match_id=match.pk, now=T0)
+        assert snapshot is not None
+        return state_message(snapshot=snapshot, viewer_seat=viewer, now=at(1))["can_offer_draw"]
+
+    assert may_offer(duel, 0)
+    assert may_offer(duel, 1)
+    assert not may_offer(duel, None)  # a spectator
+    assert not may_offer(against_ai, 0)
+    assert not may_offer(table, 0)
+    assert not may_offer(choosing, 0)  # the trumps are being chosen
