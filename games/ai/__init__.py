@@ -18,11 +18,14 @@ history=()) -> Move``
     The levels, weakest first, with their names, per-move time budgets and descriptions
     for the web page.
 
-``analyse(game_or_start, moves=(), *, seconds=0.5, max_cards=14) -> list[Mistake]``
-    For a finished duel (a ``Game``, or a start ``State`` and its moves), the moves that
-    changed the game's exact value: ``Mistake(ply, move, value_before, value_after,
-    best_moves)``, values for the mover (1 win, 0 draw, -1 loss). Positions the solver
-    cannot solve within the budget are skipped, never guessed.
+``analyse(game_or_start, moves=(), *, nodes=None) -> Analysis``
+    For a finished duel (a ``Game``, or a start ``State`` and its moves): an
+    ``Evaluation(value, exact)`` of every position, seat 0's expected score in [-1, 1]
+    (1 a win, 0 a draw, -1 a loss), exact where it is proven and the search's estimate
+    elsewhere; and the ``Mistake(ply, move, judgement, exact, value_before, value_after,
+    best_moves)`` items, inaccuracies, mistakes and blunders by the drop of the mover's
+    evaluation. The budget is in search nodes per position, so the result is a pure
+    function of the game (see ``games.ai.analysis``).
 
 ``solve(state, history=(), *, all_moves=True, ...) -> Solution``
     The exact value of a duel position and every move that keeps it (``Solution.value``,
@@ -37,16 +40,20 @@ Modules: ``view`` (what a bot may see), ``baseline`` (random, greedy, beginner),
 (move generation for search), ``duel_search`` (the session, budget and root that the next
 two share), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic alpha-beta),
 ``duel_engine`` (the strong duel player), ``determinized`` (3-4 players), ``levels``
-(``choose_move``), ``protocol``, ``match`` and ``arena``.
+(``choose_move``), ``appraisal`` and ``analysis`` (the replay's analysis), ``protocol``,
+``match`` and ``arena``.
 """
 
-from games.ai.analysis import Mistake, analyse
+from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake, analyse
 from games.ai.levels import LEVELS, STRONGEST, Level, choose_code, choose_move, level_budget
 from games.ai.solver import Solution, solve
 
 __all__ = [
     "LEVELS",
     "STRONGEST",
+    "Analysis",
+    "Evaluation",
+    "Judgement",
     "Level",
     "Mistake",
     "Solution",

@@ -1,7 +1,7 @@
 """What the exact solver and the heuristic search of the duel share: one search session.
 
 Public names: ``DuelSearch``, ``SearchTimeout``, ``duel_key``, ``repeated_keys``,
-``CHECK_EVERY``.
+``CHECK_EVERY``, ``HELD``.
 
 A ``DuelSearch`` holds the table of the duel (``games.ai.duel``), the positions the game
 has seen twice (entering one again is its third occurrence, a draw), the budget, the
@@ -32,6 +32,8 @@ from games.rules.state import PositionKey
 
 CHECK_EVERY: Final = 255
 """The budget is checked when ``nodes & CHECK_EVERY == 0``."""
+HELD: Final = -2
+"""The path's ply of a position held above every root (``DuelSearch.hold``)."""
 
 Entry = TypeVar("Entry")
 
@@ -93,15 +95,27 @@ class DuelSearch(Generic[Entry]):
         if self.should_stop is not None and self.should_stop():
             raise SearchTimeout
 
+    def hold(self, key: Key) -> None:
+        """Keep a position on the search path above every root from now on (at ply
+        ``HELD``): entering it again scores a draw, and a result that relied on that draw
+        is marked so (the solver's dependencies, the search's path index), never stored as
+        the position's own value. The replay's analysis holds the positions the game went
+        through, so that what it proves holds whatever the game's past."""
+        self._path.setdefault(key, HELD)
+
     @contextmanager
     def _at_root(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> Iterator[None]:
         """The root on the path (at ply 0) for the time of the block."""
         key = duel_key(me, opp, pile, mover)
+        held = self._path.get(key)
         self._path[key] = 0
         try:
             yield
         finally:
-            self._path.pop(key, None)
+            if held is None:
+                self._path.pop(key, None)
+            else:
+                self._path[key] = held
 
     def _root_value(self, me: int, opp: int, pile: tuple[int, ...], mover: int, code: int,
                     alpha: int, depth: int = 0) -> int:

@@ -50,6 +50,8 @@ class GameRecord:
     plies: int
     move_seconds: tuple[tuple[int, float], ...]
     """(seat, seconds) for every move."""
+    codes: tuple[int, ...] = ()
+    """The moves played, as codes (``Game.move_codes``)."""
 
 
 def play_game(start: State, bots: Sequence[Bot], rng: random.Random) -> GameRecord:
@@ -64,4 +66,4 @@ def play_game(start: State, bots: Sequence[Bot], rng: random.Random) -> GameReco
         game.play(Move.from_code(code, bool(game.state.pile_codes)))
     outcome = game.outcome()
     assert outcome is not None
-    return GameRecord(outcome, game.ply, tuple(times))
+    return GameRecord(outcome, game.ply, tuple(times), tuple(game.move_codes))

@@ -159,6 +159,26 @@ class Searcher(DuelSearch[tuple[int, int, int, int]]):
                 break
         return result
 
+    def move_score(self, me: int, opp: int, pile: tuple[int, ...], mover: int, code: int,
+                   depth: int) -> int:
+        """The score for the mover of playing ``code`` here, searched to ``depth`` with the
+        full window: the move's own score, where the root's search only bounds the moves
+        worse than its best (raises SearchTimeout past the budget)."""
+        with self._at_root(me, opp, pile, mover):
+            return self._root_value(me, opp, pile, mover, code, -self.TOP, depth)
+
+    def proves(self, me: int, opp: int, pile: tuple[int, ...], mover: int, depth: int,
+               win: bool) -> bool:
+        """Whether a search to ``depth`` proves a win (or, ``win=False``, a loss) for the
+        mover: a null window at the bound of won scores. With the table's equivalent cards
+        not collapsed (``DuelTable(collapse=False)``) every move of both sides is searched,
+        and a position repeated or seen twice scores a draw, so such a proof is exact
+        (raises SearchTimeout past the budget)."""
+        bound = WIN_SCORE // 2
+        if win:
+            return self._search(me, opp, pile, mover, depth, bound - 1, bound, 0)[0] >= bound
+        return self._search(me, opp, pile, mover, depth, -bound, -bound + 1, 0)[0] <= -bound
+
     def _child(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
                beta: int, depth: int) -> int:
         return self._search(me, opp, pile, mover, depth, alpha, beta, 1)[0]

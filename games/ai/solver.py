@@ -50,6 +50,12 @@ class Solution:
     moves: tuple[int, ...]
     """Codes of the moves that keep the value (all legal ones if ``all_moves``)."""
     nodes: int
+    move_values: tuple[tuple[int, int], ...] = ()
+    """``(code, value for the mover)`` of every move tried at the root: all legal moves
+    if ``all_moves``."""
+    relies_on: frozenset[Key] = frozenset()
+    """Positions held on the path above the root (``DuelSearch.hold``) whose repetition the
+    value relied on; empty: the value is the position's whatever the path to it."""
 
     def moves_text(self) -> list[str]:
         return [format_move_code(c) for c in self.moves]
@@ -139,8 +145,9 @@ class Solver(DuelSearch[tuple[int, int, int, Deps]]):
 
         With ``all_moves`` every legal move is tried, not one per class of equivalent
         moves, so that the list is complete."""
-        value, _ = self.value(me, opp, pile, mover)
+        value, relies_on = self.value(me, opp, pile, mover)
         keeping: list[int] = []
+        values: list[tuple[int, int]] = []
         table = self.table
         if all_moves:
             collapse, table.collapse = table.collapse, False
@@ -150,11 +157,14 @@ class Solver(DuelSearch[tuple[int, int, int, Deps]]):
             moves = table.ordered_moves(me, opp, pile, mover)
         with self._at_root(me, opp, pile, mover):
             for code in moves:
-                if self._root_value(me, opp, pile, mover, code, -1) == value:
+                # The full window (-1..1): the move's exact value, not a bound.
+                move_value = self._root_value(me, opp, pile, mover, code, -1)
+                values.append((code, move_value))
+                if move_value == value:
                     keeping.append(code)
                     if not all_moves:
                         break
-        return Solution(value, tuple(keeping), self.nodes)
+        return Solution(value, tuple(keeping), self.nodes, tuple(values), relies_on)
 
     def _child(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
                beta: int, depth: int) -> int:

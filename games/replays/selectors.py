@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.ai.analysis import ANALYSIS_VERSION
 from games.play.models import Match, Move, Seat, TerminationReason
 from games.play.selectors import match_game, match_seats
 from games.rules import Game, GameRecord, State, visible_hands
@@ -208,7 +209,8 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
 
 
 def analysis_key(match_id: int) -> str:
-    return f"replays:analysis:{match_id}"
+    """The cache key of a duel's analysis: a new version of the analysis is made again."""
+    return f"replays:analysis:{ANALYSIS_VERSION}:{match_id}"
 
 
 def analysis_get(*, match_id: int) -> dict[str, Any] | None:
@@ -217,6 +219,18 @@ def analysis_get(*, match_id: int) -> dict[str, Any] | None:
 
     stored = cache.get(analysis_key(match_id))
     return stored if isinstance(stored, dict) else None
+
+
+def _analysis_view(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the page draws of the stored analysis (``services.analysis_view``): its status
+    and, once done, seat 0's evaluation at every ply and whether each is exact."""
+    if analysis is None:
+        return None
+    view = {"status": analysis["status"]}
+    if analysis["status"] == "done":
+        view["values"] = analysis.get("values", [])
+        view["exact"] = analysis.get("exact", [])
+    return view
 
 
 def record_available(*, match: Match) -> bool:
@@ -271,8 +285,7 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None,
             seats=seat_views,
         ),
         "marks": analysis.get("marks", {}) if analysis else {},
-        "analysis": {"status": analysis["status"], "reached_from": analysis.get(
-            "reached_from")} if analysis else None,
+        "analysis": _analysis_view(analysis),
         "record_url": reverse("replays:record", args=[match.pk])
         if record_available(match=match) else None,
         "data_url": reverse("replays:replay_data", args=[match.pk]),

@@ -24,15 +24,14 @@ Import is ``games.rules.parse_record``; its ``RecordError`` names the line and t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC
-from typing import Any
 
-from games.ai.analysis import Mistake, analyse
+from games.ai.analysis import ANALYSIS_VERSION, Analysis, analyse
 from games.play.models import Match, TerminationReason
 from games.play.selectors import match_game, match_seats
 from games.replays.selectors import analysis_key, match_moves_get
-from games.rules import GameRecord, RecordError, format_record, parse_record
+from games.rules import Game, GameRecord, RecordError, format_record, parse_record
 
 logger = logging.getLogger(__name__)
 
@@ -84,11 +83,13 @@ def record_import(*, text: str) -> GameRecord:
 
 # --- the AI's analysis of a finished duel -----------------------------------------------------
 #
-# `games.ai.analyse` finds the plies whose move changed the exact value of the duel (a won
-# game thrown away, a lost one saved). It is a search: it runs in a Celery task, never in a
-# web request. Its result is a pure function of the game, so it is kept in the cache (Redis in
-# production) with no expiry rather than in a table: if it is ever evicted, the next view
-# asks for it again.
+# `games.ai.analyse` evaluates every position of a duel (exact where proven, the search's
+# estimate elsewhere) and judges each move by the drop of its mover's evaluation. It is a
+# search of up to a minute: it runs in a Celery task, never in a web request. Its result is
+# a pure function of the game and of the analysis's version (its budget is in search nodes,
+# not seconds), so it is kept in the cache (Redis in production) with no expiry rather than
+# in a table: if it is ever evicted, the next view asks for it again, and the task makes the
+# same result again.
 
 ANALYSIS_PENDING_SECONDS = 15 * 60
 """How long a request for the analysis stands before another view may ask again."""
@@ -97,7 +98,7 @@ ANALYSIS_UNAVAILABLE_SECONDS = 60 * 60
 
 
 def analysable(*, match: Match) -> bool:
-    """Only finished duels: the exact value is a duel's (perfect information)."""
+    """Only finished duels: with 3-4 players the hands are hidden, there is no value."""
     return match.n_players == 2 and match.is_over and match.ply > 0
 
 
@@ -121,7 +122,8 @@ def analysis_request(*, match: Match) -> str:
 
 
 def analysis_run(*, match_id: int) -> dict[str, object]:
-    """Analyse a finished duel and store the result (the Celery task's body)."""
+    """Analyse a finished duel and store the result (the Celery task's body). Running it
+    again stores the same result."""
     from django.core.cache import cache
 
     match = Match.objects.filter(pk=match_id).first()
@@ -131,7 +133,7 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
     assert game is not None
     analyse = _analyse_function()
     try:
-        found = analyse(game.start, game.moves, seconds=_seconds_per_position(game.ply))
+        analysis = analyse(game)
     except Exception:
         # A search that failed or ran out of time (Celery's soft limit): say so for a while
         # rather than asking again on every view.
@@ -139,36 +141,39 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
         cache.set(analysis_key(match_id), {"status": "unavailable"},
                   ANALYSIS_UNAVAILABLE_SECONDS)
         raise
-    result: dict[str, object] = {"status": "done", **analysis_marks(found)}
+    result: dict[str, object] = {"status": "done", **analysis_view(analysis)}
     cache.set(analysis_key(match_id), result, None)
     return result
 
 
-ANALYSIS_SECONDS = 90.0
-"""The whole analysis's time, within the task's soft limit (``games.replays.tasks``)."""
-
-
-def _seconds_per_position(plies: int) -> float:
-    """So that a long game fits in ``ANALYSIS_SECONDS``: at most the AI's own half second."""
-    return min(0.5, ANALYSIS_SECONDS / (plies + 1))
-
-
-def _analyse_function() -> Callable[..., list[Mistake]]:
+def _analyse_function() -> Callable[[Game], Analysis]:
     """The AI's analysis; the tests stand in for it here."""
     return analyse
 
 
-def analysis_marks(found: Iterable[Any]) -> dict[str, object]:
-    """The analysis as the replay shows it: ``marks`` by ply (the number of moves played, as
-    text for JSON: mark "7" is on the 7th move) from ``games.ai.analysis.Mistake`` items,
-    whose ``ply`` counts from 0. Values are the mover's (1 win, 0 draw, -1 loss) before and
-    after the move, with the moves that would have kept the value."""
+def analysis_view(analysis: Analysis) -> dict[str, object]:
+    """The analysis as the replay shows it (JSON):
+
+    - ``values``: seat 0's expected score in [-1, 1] at every ply (0 = the deal), rounded to
+      3 places; ``exact``: whether each is proven (else the search's estimate);
+    - ``marks`` by ply, the number of moves played as text (mark "7" is on the 7th move;
+      ``Mistake.ply`` counts from 0): ``kind`` (inaccuracy, mistake, blunder), ``exact``, the
+      mover's values ``before`` and ``after`` the move on the same scale, the ``best`` moves;
+    - ``version`` of the analysis and ``nodes`` searched per position."""
     marks: dict[str, dict[str, object]] = {}
-    for mistake in found:
-        marks[str(int(mistake.ply) + 1)] = {
+    for mistake in analysis.mistakes:
+        marks[str(mistake.ply + 1)] = {
             "move": str(mistake.move),
-            "before": int(mistake.value_before),
-            "after": int(mistake.value_after),
+            "kind": mistake.judgement.value,
+            "exact": mistake.exact,
+            "before": round(mistake.value_before, 3),
+            "after": round(mistake.value_after, 3),
             "best": [str(move) for move in mistake.best_moves],
         }
-    return {"marks": marks, "reached_from": None}
+    return {
+        "version": ANALYSIS_VERSION,
+        "nodes": analysis.nodes_per_position,
+        "values": [evaluation.value for evaluation in analysis.evaluations],
+        "exact": [evaluation.exact for evaluation in analysis.evaluations],
+        "marks": marks,
+    }

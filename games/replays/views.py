@@ -72,7 +72,7 @@ def _replay_context(request: HttpRequest, replay: selectors.Replay) -> dict[str,
     }
 
 
-def replay_labels() -> dict[str, str]:
+def replay_labels() -> dict[str, Any]:
     """Every word the replay script shows, translated here (the script has no catalogue)."""
     return {
         "deal": _("The deal"),
@@ -80,15 +80,27 @@ def replay_labels() -> dict[str, str]:
         "spent": _("%(time)s for this move"),
         "play": _("Play"),
         "pause": _("Pause"),
-        "mark": _("This move changed the game's exact value"),
         "analysis_pending": _("The AI is analysing this game…"),
-        "analysis_from": _("The AI's exact analysis covers the moves from move %(ply)s on."),
-        "analysis_partial": _("Positions too large for the exact solver are not judged."),
-        "analysis_clean": _("The AI found no move that changed the game's exact value."),
+        "analysis_summary": _("Positions the AI proved exactly: %(exact)s of %(total)s; the "
+                              "others are estimates of its search."),
+        "mark_counts": _("Blunders: %(blunder)s · mistakes: %(mistake)s · inaccuracies: "
+                         "%(inaccuracy)s."),
+        "kinds": {"inaccuracy": _("Inaccuracy"), "mistake": _("Mistake"),
+                  "blunder": _("Blunder")},
+        "mark_exact": _("%(kind)s, proven: this move changed the game's exact value"),
+        "mark_estimate": _("%(kind)s, estimated by the AI's search"),
         "value_words": {"1": _("won"), "0": _("drawn"), "-1": _("lost")},
         "mark_detail": _("%(before)s before this move, %(after)s after it (for %(name)s)"),
+        "mark_fell": _("the evaluation for %(name)s fell from %(before)s to %(after)s"),
         "mark_best": _("Kept the value: %(moves)s"),
-        "analysis_count": _("Moves marked ! changed the game's exact value."),
+        "mark_preferred": _("The AI's search preferred: %(moves)s"),
+        "graph": _("The AI's evaluation of every position: click or drag to go to a move"),
+        "legend": _("The expected score of %(top)s: +1 at the top, %(top)s wins; -1 at the "
+                    "bottom, %(bottom)s wins. A thick line is proven exactly, a thin one "
+                    "is the search's estimate."),
+        "eval_estimate": _("Evaluation: %(value)s (an estimate)"),
+        "eval_exact_win": _("Evaluation: %(name)s wins (proven)"),
+        "eval_exact_draw": _("Evaluation: a draw (proven)"),
     }
 
 

@@ -96,14 +96,8 @@ def finished_duel(django_user_model):
                       time_control=TimeControl(180, 2), start=timezone.now())
 
 
-def test_a_finished_replay_steps_with_buttons_and_keys(page, finished_duel):
-    from django.core.cache import cache
-
-    from games.replays.selectors import analysis_key
-
-    # The AI's analysis, as its task stores it (the server shares this cache).
-    cache.set(analysis_key(finished_duel.pk),
-              {"status": "done", "marks": {"5": {}}, "reached_from": None}, 60)
+def test_a_finished_replay_steps_with_buttons_and_keys(page, analysed_duel):
+    finished_duel = analysed_duel
     positions = replay_of_match(match=finished_duel).data["positions"]
     last = len(positions) - 1
     page.goto(f"/game/{finished_duel.pk}/replay")
@@ -258,3 +252,126 @@ def test_a_live_game_updates_for_spectators(page, django_user_model):
     in_thread(lambda: services.match_resign(match_id=match.pk, seat=0))
     page.wait_for_selector("[data-testid=replay][data-live=false][data-ready=true]")
     assert "resign" in page.get_by_test_id("replay-result").inner_text().lower()
+
+
+# --- the AI's analysis: the evaluation graph and the marks ------------------------------------
+
+# Every attribute of the graph that is not words or names: plain decimals with a point.
+GRAPH_NUMBERS = """() => {
+  const bad = [];
+  const svg = document.querySelector("[data-testid=eval-svg]");
+  for (const node of [svg, ...svg.querySelectorAll("*")]) {
+    for (const attr of node.attributes) {
+      const named = ["aria-label", "class", "role"].includes(attr.name);
+      if (named || attr.name.startsWith("data-")) continue;
+      if (!/^[-0-9. MLZhrotae()]*$/.test(attr.value)) bad.push(`${attr.name}=${attr.value}`);
+    }
+  }
+  return bad;
+}"""
+
+
+@pytest.fixture
+def analysed_duel(finished_duel):
+    """The finished duel with an analysis stored as the task stores it: estimates first,
+    the end proven, an exact blunder on move 5, an estimated mistake on move 9 and an
+    estimated inaccuracy on move 12."""
+    from django.core.cache import cache
+
+    from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake
+    from games.play.selectors import match_game
+    from games.replays.selectors import analysis_key
+    from games.replays.services import analysis_view
+
+    game = match_game(match=finished_duel)
+    n = game.ply
+    values = []
+    for ply in range(n + 1):
+        if ply >= n - 4:
+            values.append(Evaluation(1.0 if finished_duel.loser_seat == 1 else -1.0, True))
+        elif ply >= 5:
+            values.append(Evaluation(round(-0.45 + 0.4 * (ply % 7) / 7, 3), False))
+        else:
+            values.append(Evaluation(1.0 if ply < 5 else 0.0, ply < 5))
+    values[5] = Evaluation(-1.0, True)
+    mistakes = (
+        Mistake(4, game.moves[4], Judgement.BLUNDER, True, 1.0, -1.0,
+                (game.moves[4],)),
+        Mistake(8, game.moves[8], Judgement.MISTAKE, False, 0.42, 0.17, (game.moves[7],)),
+        Mistake(11, game.moves[11], Judgement.INACCURACY, False, -0.1, -0.23,
+                (game.moves[11],)),
+    )
+    cache.set(analysis_key(finished_duel.pk),
+              {"status": "done", **analysis_view(Analysis(tuple(values), mistakes, 1000))}, 300)
+    return finished_duel
+
+
+def graph_click(page, ply: int, last: int) -> None:
+    page.get_by_test_id("eval-svg").scroll_into_view_if_needed()
+    box = page.get_by_test_id("eval-svg").bounding_box()
+    x = 6 + ply * (box["width"] - 12) / last
+    page.mouse.click(box["x"] + x, box["y"] + box["height"] / 2)
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 1280), ("pl", 390), ("pl", 1280),
+                                                 ("en", 390)])
+def test_the_evaluation_graph_and_the_marks(new_page, analysed_duel, language, width):
+    errors: list[str] = []
+    page = new_page(locale={"en": "en-US", "pl": "pl-PL"}[language],
+                    viewport={"width": width, "height": 860})
+    page.on("console", lambda message: message.type == "error"
+            and not message.location.get("url", "").endswith("/favicon.ico")
+            and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    positions = replay_of_match(match=analysed_duel).data["positions"]
+    last = len(positions) - 1
+    page.goto(f"/game/{analysed_duel.pk}/replay")
+    page.wait_for_selector("[data-testid=replay][data-ready=true]")
+    assert page.evaluate("document.documentElement.lang") == language
+
+    # The graph is drawn, with one point per position, and its numbers are SVG's.
+    graph = page.get_by_test_id("eval-svg")
+    assert graph.is_visible()
+    line = page.get_by_test_id("eval-line").get_attribute("d")
+    assert line.count("L") == last
+    assert page.evaluate(GRAPH_NUMBERS) == []
+    assert page.get_by_test_id("eval-exact").count() == 1  # the proven stretches
+    box = graph.bounding_box()
+    assert box["width"] <= width
+    assert box["height"] > 50
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    # The marks, on the graph and in the move list: exact and estimated ones differ.
+    assert page.get_by_test_id("graph-mark-5").get_attribute("data-exact") == "true"
+    assert page.get_by_test_id("graph-mark-9").get_attribute("data-exact") == "false"
+    blunder, mistake = page.get_by_test_id("mark-5"), page.get_by_test_id("mark-9")
+    assert (blunder.inner_text(), blunder.get_attribute("data-exact")) == ("??", "true")
+    assert (mistake.inner_text(), mistake.get_attribute("data-exact")) == ("?", "false")
+    assert page.get_by_test_id("mark-12").inner_text() == "?!"
+    assert "exact" in blunder.get_attribute("class")
+    assert "estimate" in mistake.get_attribute("class")
+    assert blunder.get_attribute("title") != mistake.get_attribute("title")
+    assert page.get_by_test_id("analysis").get_attribute("data-status") == "done"
+
+    # Clicking the graph moves the replay to that ply, and the cursor follows.
+    graph_click(page, 9, last)
+    assert_at(page, positions, 9)
+    assert page.get_by_test_id("eval-cursor").get_attribute("data-ply") == "9"
+    note = page.get_by_test_id("status-mark")
+    assert note.get_attribute("data-kind") == "mistake"
+    assert note.get_attribute("data-exact") == "false"
+    decimal = "," if language == "pl" else "."
+    assert f"0{decimal}42" in note.inner_text()
+    assert f"0{decimal}17" in note.inner_text()
+    assert page.get_by_test_id("eval-now").get_attribute("data-exact") == "false"
+    assert re.search(rf"\d{re.escape(decimal)}\d\d", page.get_by_test_id("eval-now").inner_text())
+    graph_click(page, 5, last)
+    assert_at(page, positions, 5)
+    assert page.get_by_test_id("status-mark").get_attribute("data-exact") == "true"
+    assert page.get_by_test_id("eval-now").get_attribute("data-exact") == "true"
+    graph_click(page, last, last)
+    assert_at(page, positions, last)
+    page.keyboard.press("Home")
+    assert_at(page, positions, 0)
+    assert page.get_by_test_id("eval-cursor").get_attribute("data-ply") == "0"
+    assert errors == []

@@ -2,13 +2,18 @@
 // (static/js/game/board.js) draws each one, so a replay looks like the game itself.
 // Buttons, ←/→, Home/End, clicking a move, autoplay with a speed, #N or ?ply=N links, and,
 // for a game still being played, the match socket: each new state makes the page fetch the
-// replay data again (one cached computation per version on the server).
+// replay data again (one cached computation per version on the server). For a finished duel,
+// the AI's analysis once a worker has made it: the evaluation graph (graph.js) and the marks
+// of the moves, inaccuracies "?!", mistakes "?" and blunders "??", exact or estimated.
 
 import { Board } from "../game/board.js";
 import { moveHtml } from "../game/cards.js";
 import { numberFormat } from "../game/numbers.js";
+import { EvalGraph } from "./graph.js";
 import { boardState, movedCards } from "./positions.js";
 import { ReconnectingSocket } from "../socket.js";
+
+const MARK_SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 function fill(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
@@ -80,14 +85,16 @@ function buildMoveList() {
     }
     const mark = data.marks && data.marks[String(i)];
     if (mark) {
-      button.classList.add("marked");
+      button.classList.add("marked", `kind-${mark.kind}`);
       const flag = document.createElement("span");
-      flag.className = "move-mark";
+      flag.className = `move-mark kind-${mark.kind} ${mark.exact ? "exact" : "estimate"}`;
       flag.dataset.testid = `mark-${i}`;
-      flag.title = labels.mark;
-      flag.textContent = "!";
+      flag.dataset.kind = mark.kind;
+      flag.dataset.exact = String(Boolean(mark.exact));
+      flag.title = markTitle(mark);
+      flag.setAttribute("aria-label", flag.title);
+      flag.textContent = MARK_SYMBOLS[mark.kind] || "!";
       button.append(flag);
-      button.title = labels.mark;
     }
     button.addEventListener("click", () => go(i));
     item.append(button);
@@ -120,31 +127,97 @@ function showStatus(position) {
   }
   status.append(line);
   const mark = data.marks && data.marks[String(position.ply)];
-  if (mark) {
-    const note = document.createElement("p");
-    note.className = "status-mark";
-    note.dataset.testid = "status-mark";
-    note.textContent = labels.mark;
-    const words = labels.value_words || {};
-    if (mark.before !== undefined && mark.after !== undefined) {
-      const seat = data.seats[position.seat];
-      const detail = document.createElement("span");
-      detail.className = "mark-detail";
-      detail.textContent = `: ${fill(labels.mark_detail, {
-        before: words[String(mark.before)] ?? mark.before,
-        after: words[String(mark.after)] ?? mark.after,
-        name: seat ? seat.name : "",
-      })}`;
-      note.append(detail);
-    }
-    status.append(note);
-    if (mark.best && mark.best.length) {
-      const best = document.createElement("p");
-      best.className = "status-best";
-      best.dataset.testid = "status-best";
-      best.innerHTML = fill(labels.mark_best, { moves: mark.best.map(moveHtml).join(", ") });
-      status.append(best);
-    }
+  if (mark) showMark(mark, position);
+}
+
+function markTitle(mark) {
+  const kind = labels.kinds[mark.kind] || mark.kind;
+  return fill(mark.exact ? labels.mark_exact : labels.mark_estimate, { kind });
+}
+
+const evalFormat = () => numberFormat({
+  minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero",
+});
+
+function showMark(mark, position) {
+  const note = document.createElement("p");
+  note.className = `status-mark kind-${mark.kind}`;
+  note.dataset.testid = "status-mark";
+  note.dataset.kind = mark.kind;
+  note.dataset.exact = String(Boolean(mark.exact));
+  note.textContent = markTitle(mark);
+  const seat = data.seats[position.seat];
+  const name = seat ? seat.name : "";
+  const detail = document.createElement("span");
+  detail.className = "mark-detail";
+  if (mark.exact) {
+    const words = labels.value_words;
+    detail.textContent = `: ${fill(labels.mark_detail, {
+      before: words[String(Math.round(mark.before))], after: words[String(Math.round(mark.after))], name,
+    })}`;
+  } else {
+    const format = evalFormat();
+    detail.textContent = `: ${fill(labels.mark_fell, {
+      before: format.format(mark.before), after: format.format(mark.after), name,
+    })}`;
+  }
+  note.append(detail);
+  status.append(note);
+  if (mark.best && mark.best.length) {
+    const best = document.createElement("p");
+    best.className = "status-best";
+    best.dataset.testid = "status-best";
+    best.innerHTML = fill(mark.exact ? labels.mark_best : labels.mark_preferred,
+      { moves: mark.best.map(moveHtml).join(", ") });
+    status.append(best);
+  }
+}
+
+// --- the evaluation graph and the evaluation of the position shown ---------------------------
+
+const evalPanel = document.getElementById("replay-eval");
+const evalNow = document.getElementById("eval-now");
+const evalLegend = document.getElementById("eval-legend");
+const graph = evalPanel
+  ? new EvalGraph(document.getElementById("eval-graph"), {
+    label: labels.graph,
+    onSelect: (target) => {
+      stopAutoplay();
+      if (target !== ply) go(target);
+    },
+  })
+  : null;
+
+function analysed() {
+  const analysis = data.analysis;
+  return Boolean(analysis && analysis.status === "done" && analysis.values && analysis.values.length);
+}
+
+function showGraph() {
+  if (!evalPanel) return;
+  evalPanel.hidden = !analysed();
+  if (evalPanel.hidden) return;
+  const names = data.seats.map((seat) => seat.name);
+  evalLegend.textContent = fill(labels.legend, { top: names[0] || "", bottom: names[1] || "" });
+  graph.show(data.analysis.values, data.analysis.exact, data.marks);
+  graph.setPly(ply);
+  showEvaluation();
+}
+
+function showEvaluation() {
+  if (!evalPanel || !analysed()) return;
+  const { values, exact } = data.analysis;
+  const at = Math.min(ply, values.length - 1);
+  const value = values[at];
+  evalNow.dataset.exact = String(Boolean(exact[at]));
+  evalNow.dataset.value = String(value);
+  if (exact[at] && value !== 0) {
+    const seat = data.seats[value > 0 ? 0 : 1];
+    evalNow.textContent = fill(labels.eval_exact_win, { name: seat ? seat.name : "" });
+  } else if (exact[at]) {
+    evalNow.textContent = labels.eval_exact_draw;
+  } else {
+    evalNow.textContent = fill(labels.eval_estimate, { value: evalFormat().format(value) });
   }
 }
 
@@ -164,6 +237,8 @@ function go(target, { keepHash = false } = {}) {
   showStatus(position);
   root.dataset.ply = String(ply);
   scrub.value = String(ply);
+  if (graph) graph.setPly(ply);
+  showEvaluation();
   for (const button of list.querySelectorAll("button.move")) {
     const current = Number(button.dataset.ply) === ply;
     button.classList.toggle("current", current);
@@ -259,17 +334,20 @@ function showAnalysis() {
   const analysis = data.analysis;
   if (!analysisNote) return;
   analysisNote.hidden = !analysis || analysis.status === "unavailable" || analysis.status === "none";
+  showGraph();
   if (analysisNote.hidden) return;
   analysisNote.dataset.status = analysis.status;
   if (analysis.status === "pending") {
     analysisNote.textContent = labels.analysis_pending;
     return;
   }
-  const marked = Object.keys(data.marks || {}).length;
-  const parts = [marked ? labels.analysis_count : labels.analysis_clean];
-  if (analysis.reached_from) parts.push(fill(labels.analysis_from, { ply: analysis.reached_from }));
-  else parts.push(labels.analysis_partial);
-  analysisNote.textContent = parts.join(" ");
+  const count = numberFormat();
+  const marks = Object.values(data.marks || {});
+  const of = (kind) => count.format(marks.filter((mark) => mark.kind === kind).length);
+  const exact = (analysis.exact || []).filter(Boolean).length;
+  analysisNote.textContent = `${fill(labels.analysis_summary, {
+    exact: count.format(exact), total: count.format((analysis.values || []).length),
+  })} ${fill(labels.mark_counts, { blunder: of("blunder"), mistake: of("mistake"), inaccuracy: of("inaccuracy") })}`;
 }
 
 let analysisPolls = 0;

@@ -1,31 +1,22 @@
 """The AI's analysis of a finished duel: asked for once by the first view, computed by the
-Celery task (never in the request), stored, and shown as marks on the moves."""
+Celery task (never in the request), stored, and shown as the evaluation of every position and
+marks on the moves."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
 
+from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake
 from games.play.services import Player
 from games.replays import services
-from games.replays.selectors import analysis_key, replay_of_match
+from games.replays.selectors import analysis_get, analysis_key, replay_of_match
 from games.replays.tasks import analyse_match
+from games.rules import Game
+from games.rules.moves import Move
 from tests.games.replays.conftest import play_match
 
 pytestmark = pytest.mark.django_db
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """The shape of ``games.ai.analysis.Mistake``."""
-
-    ply: int
-    move: object
-    value_before: int
-    value_after: int
-    best_moves: tuple
 
 
 @pytest.fixture
@@ -45,41 +36,50 @@ def duel(alice, bob):
 
 def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, enqueued,
                                                                  monkeypatch):
-    def must_not_run(start, moves):
+    def must_not_run(game):
         raise AssertionError("the analysis ran in the web request")
 
     monkeypatch.setattr(services, "_analyse_function", lambda: must_not_run)
     for _ in range(3):
         response = client.get(f"/game/{duel.pk}/replay")
-        assert response.context["replay_data"]["analysis"] == {"status": "pending",
-                                                               "reached_from": None}
+        assert response.context["replay_data"]["analysis"] == {"status": "pending"}
     assert enqueued == [("replays.analyse_match", (duel.pk,))]
 
 
-def test_the_task_stores_the_marks_the_replay_shows(client, duel, enqueued, monkeypatch):
-    seen = []
+def test_the_task_stores_what_the_replay_shows(client, duel, enqueued, monkeypatch):
+    seen: list[Game] = []
 
-    def analyse(start, moves, *, seconds=0.5):
-        seen.append((len(moves), seconds))
-        # As games.ai.analysis.Mistake: ply counts from 0 (the 8th move has ply 7).
-        return [Mistake(ply=7, move=moves[7], value_before=1, value_after=-1,
-                        best_moves=(moves[7],))]
+    def analyse(game: Game) -> Analysis:
+        seen.append(game)
+        eighth = game.moves[7]
+        values = tuple(Evaluation(round(0.5 - ply / 40, 3), ply > 28)
+                       for ply in range(game.ply + 1))
+        # Mistake.ply counts from 0: the 8th move has ply 7.
+        return Analysis(values, (Mistake(7, eighth, Judgement.MISTAKE, False, 0.31, 0.08,
+                                          (Move.parse("+1"),)),), 1234)
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     assert analyse_match(duel.pk) == "done"
-    assert seen == [(30, 0.5)]  # a short game: the AI's own budget per position
+    assert [game.moves for game in seen] == [
+        Game.from_tpn(duel.deal_tpn, [m.text for m in duel.moves.order_by("ply")]).moves]
     data = replay_of_match(match=duel).data
-    eighth = str(replay_of_match(match=duel).data["positions"][8]["move"])
-    assert data["marks"] == {"8": {"move": eighth, "before": 1, "after": -1,
-                                   "best": [eighth]}}
+    eighth = str(data["positions"][8]["move"])
+    assert data["marks"] == {"8": {"move": eighth, "kind": "mistake", "exact": False,
+                                   "before": 0.31, "after": 0.08, "best": ["+1"]}}
     assert data["analysis"]["status"] == "done"
+    assert data["analysis"]["values"][:2] == [0.5, 0.475]
+    assert len(data["analysis"]["values"]) == len(data["positions"]) == duel.ply + 1
+    assert data["analysis"]["exact"][-1] is True
+    assert data["analysis"]["exact"][0] is False
     client.get(f"/game/{duel.pk}/replay")
     assert enqueued == []  # done: never asked again
-    assert client.get(f"/game/{duel.pk}/replay.json").json()["marks"]["8"]["after"] == -1
+    shown = client.get(f"/game/{duel.pk}/replay.json").json()
+    assert shown["marks"]["8"]["kind"] == "mistake"
+    assert shown["analysis"]["values"] == data["analysis"]["values"]
 
 
 def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enqueued):
-    def analyse(start, moves, *, seconds):
+    def analyse(game):
         raise RuntimeError("out of time")
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
@@ -89,15 +89,30 @@ def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enq
     assert enqueued == []
 
 
-def test_the_real_analysis_marks_only_plies_of_the_game(duel):
+def test_the_real_analysis_evaluates_every_position_and_stores_the_same_twice(duel):
     assert analyse_match(duel.pk) == "done"
-    marks = replay_of_match(match=duel).data["marks"]
-    assert all(0 < int(ply) <= duel.ply for ply in marks)
+    first = analysis_get(match_id=duel.pk)
+    assert first is not None
+    assert len(first["values"]) == len(first["exact"]) == duel.ply + 1
+    assert all(-1 <= value <= 1 for value in first["values"])
+    assert all(0 < int(ply) <= duel.ply for ply in first["marks"])
+    assert {mark["kind"] for mark in first["marks"].values()} <= {
+        "inaccuracy", "mistake", "blunder"}
+    cache.delete(analysis_key(duel.pk))
+    assert analyse_match(duel.pk) == "done"
+    assert analysis_get(match_id=duel.pk) == first
+
+
+def test_an_analysis_of_an_older_version_is_made_again(duel, enqueued):
+    cache.set(f"replays:analysis:{duel.pk}", {"status": "done", "marks": {}}, None)
+    assert services.analysis_request(match=duel) == "pending"
+    assert enqueued == [("replays.analyse_match", (duel.pk,))]
 
 
 def test_only_finished_duels_are_analysed(alice, bob, carol, enqueued):
     three = play_match([Player(user=alice), Player(user=bob), Player(user=carol)], seed=28)
     assert services.analysis_request(match=three) == "none"
+    assert analyse_match(three.pk) == "none"
     live = play_match([Player(user=alice), Player(user=bob)], moves=4)
     assert services.analysis_request(match=live) == "none"
     assert enqueued == []
