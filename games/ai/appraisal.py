@@ -55,6 +55,8 @@ ESTIMATE_LIMIT: Final = 0.99
 SOLVE_HANDS: Final = 10
 """Positions whose two hands hold at most this many cards are tried with the exact solver
 first; larger ones are out of its reach in a real game (docs/ai.md)."""
+VERIFY_EXTRA: Final = 6
+"""How much deeper than the search the check of its proof may go (within its budget)."""
 TABLE_LIMIT: Final = 200_000
 """A search session's transposition table is emptied past this many entries (memory)."""
 
@@ -162,7 +164,11 @@ class Appraiser:
             verifier = self._fresh(self._verifier)
             verifier.max_nodes = verifier.nodes + self.nodes // 2
             try:
-                exact = verifier.proves(me, opp, pile, mover, result.depth, value > 0)
+                # Deepening: a short proof is found at its own depth, cheaply. Past the
+                # search's depth too: a move forced only once cards are collapsed costs the
+                # verifier a ply of depth that it cost the search nothing.
+                exact = any(verifier.proves(me, opp, pile, mover, depth, value > 0)
+                            for depth in range(1, result.depth + VERIFY_EXTRA + 1))
             except SearchTimeout:
                 exact = False
             if not exact:

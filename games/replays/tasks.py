@@ -1,5 +1,7 @@
 """The replays' Celery task: the AI's analysis of a finished duel (see
-``games.replays.services``). Idempotent: running it twice stores the same result."""
+``games.replays.services``). Idempotent: running it twice stores the same result (its budget
+is in search nodes, not seconds). A long game's analysis takes up to about a minute of CPU:
+the limits leave room for a busy worker."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from celery import shared_task
 
 from games.replays import services
 
-ANALYSIS_SOFT_TIME_LIMIT = 120
-ANALYSIS_TIME_LIMIT = 150
+ANALYSIS_SOFT_TIME_LIMIT = 300
+ANALYSIS_TIME_LIMIT = 330
 
 
 @shared_task(

@@ -306,6 +306,9 @@ def analysed_duel(finished_duel):
     return finished_duel
 
 
+MISTAKE_WORD = {"en": "Mistake", "pl": "Błąd", "ru": "Ошибка", "eu": "Akatsa"}
+
+
 def graph_click(page, ply: int, last: int) -> None:
     page.get_by_test_id("eval-svg").scroll_into_view_if_needed()
     box = page.get_by_test_id("eval-svg").bounding_box()
@@ -314,10 +317,10 @@ def graph_click(page, ply: int, last: int) -> None:
 
 
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("pl", 390), ("pl", 1280),
-                                                 ("en", 390)])
+                                                 ("ru", 1280), ("eu", 390)])
 def test_the_evaluation_graph_and_the_marks(new_page, analysed_duel, language, width):
     errors: list[str] = []
-    page = new_page(locale={"en": "en-US", "pl": "pl-PL"}[language],
+    page = new_page(locale={"en": "en-US", "pl": "pl-PL", "ru": "ru-RU", "eu": "eu-ES"}[language],
                     viewport={"width": width, "height": 860})
     page.on("console", lambda message: message.type == "error"
             and not message.location.get("url", "").endswith("/favicon.ico")
@@ -359,8 +362,9 @@ def test_the_evaluation_graph_and_the_marks(new_page, analysed_duel, language, w
     assert page.get_by_test_id("eval-cursor").get_attribute("data-ply") == "9"
     note = page.get_by_test_id("status-mark")
     assert note.get_attribute("data-kind") == "mistake"
+    assert MISTAKE_WORD[language] in note.inner_text()
     assert note.get_attribute("data-exact") == "false"
-    decimal = "," if language == "pl" else "."
+    decimal = "." if language == "en" else ","  # Basque as Spanish writes it: docs/i18n.md
     assert f"0{decimal}42" in note.inner_text()
     assert f"0{decimal}17" in note.inner_text()
     assert page.get_by_test_id("eval-now").get_attribute("data-exact") == "false"
