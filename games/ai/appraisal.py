@@ -29,10 +29,11 @@ A position where the mover has one class of moves only (a forced take, or cards 
 all equivalent) is not searched: its value is its child's (``Appraisal.forced``; the walk of
 ``games.ai.analysis`` fills it in).
 
-One ``Appraiser`` serves a whole game: its search sessions keep their transposition tables
-from position to position (their entries never depend on the path), and start new ones when
+One ``Appraiser`` serves a whole game: its heuristic search keeps its transposition table
+from position to position (its entries never depend on the path), and starts a new one when
 the set of positions the game has seen twice grows (entering one of those is a draw now,
-which entries stored before did not know).
+which entries stored before did not know). What proves a value (the solver, the check of a
+search's proof) starts afresh at every position, with every position before it held.
 """
 
 from __future__ import annotations
@@ -102,7 +103,6 @@ class Appraiser:
         self._held: list[Key] = []
         self._repeated: frozenset[Key] = frozenset()
         self._searcher = Searcher(self.table)
-        self._verifier = Searcher(self.exact_table)
 
     def went_through(self, key: Key, repeated: frozenset[Key]) -> None:
         """The game went through ``key``; ``repeated``: the positions it has now seen
@@ -111,10 +111,8 @@ class Appraiser:
         if repeated != self._repeated:
             self._repeated = repeated
             self._searcher = self._hold(Searcher(self.table, repeated))
-            self._verifier = self._hold(Searcher(self.exact_table, repeated))
         else:
             self._searcher.hold(key)
-            self._verifier.hold(key)
 
     def appraise(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
                  played: int | None) -> Appraisal:
@@ -161,8 +159,10 @@ class Appraiser:
         result = searcher.search(me, opp, pile, mover)
         value, exact = expected_score(result.score), False
         if abs(value) == 1.0:
-            verifier = self._fresh(self._verifier)
-            verifier.max_nodes = verifier.nodes + self.nodes // 2
+            # A session of its own: entries stored before the last positions were held
+            # could rest on lines through them.
+            verifier = self._hold(Searcher(self.exact_table, self._repeated,
+                                           max_nodes=self.nodes // 2))
             try:
                 # Deepening: a short proof is found at its own depth, cheaply. Past the
                 # search's depth too: a move forced only once cards are collapsed costs the

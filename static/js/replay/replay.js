@@ -355,7 +355,10 @@ async function pollAnalysis() {
   if (!data.analysis || data.analysis.status !== "pending" || !data.data_url || analysisPolls > 60) return;
   analysisPolls += 1;
   try {
-    const response = await fetch(data.data_url, { headers: { Accept: "application/json" } });
+    // Not from the browser's cache: a finished game's data may be cached for a minute.
+    const response = await fetch(data.data_url, {
+      headers: { Accept: "application/json" }, cache: "no-store",
+    });
     if (response.ok) {
       const fresh = await response.json();
       if (!fresh.analysis || fresh.analysis.status !== "pending") {
