@@ -271,38 +271,37 @@ GRAPH_NUMBERS = """() => {
 }"""
 
 
-@pytest.fixture
-def analysed_duel(finished_duel):
-    """The finished duel with an analysis stored as the task stores it: estimates first,
-    the end proven, an exact blunder on move 5, an estimated mistake on move 9 and an
-    estimated inaccuracy on move 12."""
-    from django.core.cache import cache
-
+def analysis_of(match) -> dict:
+    """An analysis of the match as the task stores it: estimates first, the end proven, an
+    exact blunder on move 5, an estimated mistake on move 9 and an estimated inaccuracy on
+    move 12."""
     from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake
     from games.play.selectors import match_game
-    from games.replays.selectors import analysis_key
     from games.replays.services import analysis_view
 
-    game = match_game(match=finished_duel)
+    game = match_game(match=match)
     n = game.ply
-    values = []
-    for ply in range(n + 1):
-        if ply >= n - 4:
-            values.append(Evaluation(1.0 if finished_duel.loser_seat == 1 else -1.0, True))
-        elif ply >= 5:
-            values.append(Evaluation(round(-0.45 + 0.4 * (ply % 7) / 7, 3), False))
-        else:
-            values.append(Evaluation(1.0 if ply < 5 else 0.0, ply < 5))
-    values[5] = Evaluation(-1.0, True)
+    winner = 1.0 if match.loser_seat == 1 else -1.0
+    values = [Evaluation(1.0, True)] * 5 + [Evaluation(-1.0, True)] + [
+        Evaluation(round(-0.45 + 0.4 * (ply % 7) / 7, 3), False) for ply in range(6, n - 4)
+    ] + [Evaluation(winner, True)] * 5
     mistakes = (
-        Mistake(4, game.moves[4], Judgement.BLUNDER, True, 1.0, -1.0,
-                (game.moves[4],)),
+        Mistake(4, game.moves[4], Judgement.BLUNDER, True, 1.0, -1.0, (game.moves[3],)),
         Mistake(8, game.moves[8], Judgement.MISTAKE, False, 0.42, 0.17, (game.moves[7],)),
         Mistake(11, game.moves[11], Judgement.INACCURACY, False, -0.1, -0.23,
-                (game.moves[11],)),
+                (game.moves[10],)),
     )
-    cache.set(analysis_key(finished_duel.pk),
-              {"status": "done", **analysis_view(Analysis(tuple(values), mistakes, 1000))}, 300)
+    return {"status": "done", **analysis_view(Analysis(tuple(values), mistakes, 1000))}
+
+
+@pytest.fixture
+def analysed_duel(finished_duel):
+    """The finished duel with its analysis stored (the server shares this cache)."""
+    from django.core.cache import cache
+
+    from games.replays.selectors import analysis_key
+
+    cache.set(analysis_key(finished_duel.pk), analysis_of(finished_duel), 300)
     return finished_duel
 
 
@@ -379,3 +378,23 @@ def test_the_evaluation_graph_and_the_marks(new_page, analysed_duel, language, w
     assert_at(page, positions, 0)
     assert page.get_by_test_id("eval-cursor").get_attribute("data-ply") == "0"
     assert errors == []
+
+
+def test_the_graph_appears_when_the_analysis_is_done(page, finished_duel):
+    from django.core.cache import cache
+
+    from games.replays.selectors import analysis_key
+
+    cache.set(analysis_key(finished_duel.pk), {"status": "pending"}, 300)
+    page.goto(f"/game/{finished_duel.pk}/replay#9")
+    page.wait_for_selector("[data-testid=replay][data-ready=true]")
+    assert page.get_by_test_id("analysis").get_attribute("data-status") == "pending"
+    assert page.get_by_test_id("eval-panel").is_hidden()
+    assert page.get_by_test_id("mark-9").count() == 0
+    # The worker stores it; the page, polling, draws it where it stands.
+    cache.set(analysis_key(finished_duel.pk), analysis_of(finished_duel), 300)
+    page.wait_for_selector("[data-testid=analysis][data-status=done]", timeout=30_000)
+    assert page.get_by_test_id("eval-svg").is_visible()
+    assert page.get_by_test_id("mark-9").inner_text() == "?"
+    assert page.get_by_test_id("replay").get_attribute("data-ply") == "9"
+    assert page.get_by_test_id("status-mark").get_attribute("data-kind") == "mistake"

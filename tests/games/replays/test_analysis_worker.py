@@ -10,15 +10,11 @@ import pytest
 from django.core.cache import cache
 
 from games.ai.analysis import analyse
-from games.replays.selectors import (
-    analysis_get,
-    analysis_key,
-    match_game_build,
-    match_moves_get,
-)
+from games.play.selectors import match_game
+from games.play.services import Player
+from games.replays.selectors import analysis_get, analysis_key
 from games.replays.services import analysis_view
 from games.replays.tasks import analyse_match
-from games.services import Player
 from tests.games.replays.conftest import play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +41,7 @@ def test_a_real_worker_analyses_the_duel_the_replay_asks_for(client, celery_work
     stored = wait_for_analysis(match.pk)
 
     assert stored["status"] == "done"
-    game = match_game_build(match=match, moves=match_moves_get(match=match))
+    game = match_game(match=match)
     assert stored == {"status": "done", **analysis_view(analyse(game))}
     data = client.get(f"/game/{match.pk}/replay.json").json()
     assert data["analysis"]["status"] == "done"
