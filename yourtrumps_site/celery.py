@@ -1,6 +1,6 @@
 """The Celery app. Its settings are the `CELERY_*` names in `settings.py`.
 
-In the embedded default (no `REDIS_URL`) tasks run eagerly; `enqueue_on_commit` then runs them
+In the embedded default (no `REDIS_URL`) tasks run eagerly; `task_send` then runs them
 in a thread so that a slow task (an AI search) never blocks the event loop of the web process.
 """
 
@@ -21,36 +21,34 @@ app.autodiscover_tasks()
 app.autodiscover_tasks(["games.play", "games.replays"])
 
 
-def enqueue(task: Any, *args: Any, **kwargs: Any) -> None:
-    """Send a task to the workers, or run it in a daemon thread when Celery is eager."""
+def task_send(name: str, *args: Any) -> None:
+    """Send the task registered as `name` to the workers, or, when Celery is eager, run it in
+    a daemon thread. Senders name the task, so they need not import the module that runs it
+    (every part's tasks are registered in every process: `games.apps`)."""
+    task = app.tasks[name]
     if app.conf.task_always_eager:
         threading.Thread(
-            target=_run_eagerly, args=(task, args, kwargs), daemon=True, name=f"eager-{task.name}"
+            target=_run_eagerly, args=(task, args), daemon=True, name=f"eager-{name}"
         ).start()
     else:
-        task.apply_async(args=args, kwargs=kwargs)
+        task.apply_async(args=args)
 
 
-def enqueue_by_name(name: str, *args: Any) -> None:
-    """`enqueue` for a task named as it is registered (`games.ai_move`): the services that
-    send it need not import the module that runs it."""
-    enqueue(app.tasks[name], *args)
+def task_send_on_commit(name: str, *args: Any) -> None:
+    """`task_send` once the surrounding transaction commits, so the task sees what it was
+    sent for."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: task_send(name, *args))
 
 
-def _run_eagerly(task: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def _run_eagerly(task: Any, args: tuple[Any, ...]) -> None:
     from django.db import close_old_connections
 
     try:
-        task.apply(args=args, kwargs=kwargs)
+        task.apply(args=args)
     finally:
         close_old_connections()
-
-
-def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
-    """Enqueue once the surrounding transaction commits, so the task sees what it was sent for."""
-    from django.db import transaction
-
-    transaction.on_commit(lambda: enqueue(task, *args, **kwargs))
 
 
 @app.task(name="yourtrumps.ping", ignore_result=False)

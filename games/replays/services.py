@@ -32,8 +32,11 @@ from games.play.models import Match, TerminationReason
 from games.play.selectors import match_game, match_seats
 from games.replays.selectors import analysis_key, match_moves_get
 from games.rules import Game, GameRecord, RecordError, format_record, parse_record
+from yourtrumps_site.celery import task_send_on_commit
 
 logger = logging.getLogger(__name__)
+
+ANALYSE_TASK = "replays.analyse_match"
 
 MAX_RECORD_BYTES = 200_000
 """Larger than any legal game (2000 plies and their times) with room to spare."""
@@ -114,10 +117,7 @@ def analysis_request(*, match: Match) -> str:
         return str(stored["status"])
     # `add` is atomic: of many first viewers, one enqueues the task.
     if cache.add(analysis_key(match.pk), {"status": "pending"}, ANALYSIS_PENDING_SECONDS):
-        from games.replays.tasks import analyse_match
-        from yourtrumps_site.celery import enqueue_on_commit
-
-        enqueue_on_commit(analyse_match, match.pk)
+        task_send_on_commit(ANALYSE_TASK, match.pk)
     return "pending"
 
 

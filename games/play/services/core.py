@@ -26,7 +26,7 @@ from games.play.models import Match, Seat, Status
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
 from games.rules import Suit, TrumpChoice
-from yourtrumps_site.celery import enqueue_by_name
+from yourtrumps_site.celery import task_send
 from yourtrumps_site.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
 
 if TYPE_CHECKING:
@@ -129,10 +129,10 @@ def ai_move_send(*, match_id: int, ply: int, on_commit: bool = False) -> None:
     """Ask the AI for its move at `ply` (its task does nothing if the match moved on)."""
     if on_commit:
         transaction.on_commit(
-            lambda: off_the_reply_path(enqueue_by_name, AI_MOVE_TASK, match_id, ply)
+            lambda: off_the_reply_path(task_send, AI_MOVE_TASK, match_id, ply)
         )
     else:
-        enqueue_by_name(AI_MOVE_TASK, match_id, ply)
+        task_send(AI_MOVE_TASK, match_id, ply)
 
 
 def group_name(match_id: int) -> str:

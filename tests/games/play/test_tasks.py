@@ -77,7 +77,7 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
                                             django_capture_on_commit_callbacks):
     sent = []
     # Stands in for the broker: what would be sent, by task name and arguments.
-    monkeypatch.setattr(core, "enqueue_by_name", lambda name, *args: sent.append((name, args)))
+    monkeypatch.setattr(core, "task_send", lambda name, *args: sent.append((name, args)))
     match = ai_duel(alice)  # the AI to move since T0
     stall = settings.GAMES_AI_STALL_SECONDS
 

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def enqueued(monkeypatch):
     sent = []
-    monkeypatch.setattr("yourtrumps_site.celery.enqueue_on_commit",
-                        lambda task, *args: sent.append((task.name, args)))
+    # Stands in for the broker: what would be sent, by task name and arguments.
+    monkeypatch.setattr("games.replays.services.task_send_on_commit",
+                        lambda name, *args: sent.append((name, args)))
     return sent
 
 
