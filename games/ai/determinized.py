@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 
 from games.ai.baseline import cheapness, greedy_code
+from games.ai.inference import TakeEvidence, sample_world
+from games.ai.rollout import playout
 from games.ai.view import TableView, legal_codes, view_of
 from games.rules.moves import BEAT_BASE, TAKE_BASE
 from games.rules.observation import Observation
@@ -25,6 +27,9 @@ from games.rules.state import State
 
 ROLLOUT_PLIES = 240
 NOISE = 0.1
+FIRST_CUT = 6
+"""After this many samples the worse half of the candidates is dropped, then again each
+time the number of samples doubles."""
 
 
 def full_view(state: State) -> TableView:
@@ -59,19 +64,9 @@ def candidate_moves(view: TableView, limit: int = 14) -> list[int]:
     return list(dict.fromkeys(chosen))
 
 
-def sample_world(observation: Observation, rng: random.Random) -> State:
-    return observation.sample_state(rng)
-
-
-def _rollout_score(state: State, seat: int, rng: random.Random) -> float:
-    for _ in range(ROLLOUT_PLIES):
-        if state.is_over():
-            break
-        view = full_view(state)
-        if rng.random() < NOISE:
-            state.apply_code(rng.choice(legal_codes(view)))
-        else:
-            state.apply_code(greedy_code(view))
+def _score(state: State, seat: int) -> float:
+    """How good the end of a playout is for ``seat``: 0 for the loser, else 1 and a little
+    for an earlier place."""
     outcome = state.outcome()
     if outcome is None:
         # Unfinished (long take cycles): judge by hand sizes, the biggest hand is likeliest
@@ -83,7 +78,6 @@ def _rollout_score(state: State, seat: int, rng: random.Random) -> float:
             rivals)
     if outcome.loser == seat:
         return 0.0
-    # Not the loser is what counts; an earlier place breaks ties.
     n = state.n_players
     return 1.0 + 0.1 * (n - outcome.place_of(seat)) / (n - 1)
 
@@ -94,8 +88,10 @@ def pimc_move(
     rng: random.Random,
     should_stop: Callable[[], bool] | None = None,
     max_samples: int | None = None,
+    evidence: TakeEvidence | None = None,
 ) -> int:
-    """The move code for the seat to move, from what that seat can know."""
+    """The move code for the seat to move, from what that seat can know (``evidence``:
+    what the public moves suggest about the hidden cards, see ``inference``)."""
     deadline = time.monotonic() + seconds
     observation = position if isinstance(position, Observation) else position.observation(
         position.to_move)
@@ -105,21 +101,31 @@ def pimc_move(
         return candidates[0]
     seat = observation.to_move
     totals = [0.0] * len(candidates)
+    alive = list(range(len(candidates)))
     samples = 0
+    next_cut = FIRST_CUT
     while max_samples is None or samples < max_samples:
-        world = sample_world(observation, rng)
+        world = sample_world(observation, evidence, rng)
         scores = []
-        for code in candidates:
+        for index in alive:
             if time.monotonic() > deadline or (should_stop is not None and should_stop()):
                 break
             child = world.clone()
-            child.apply_code(code)
-            scores.append(_rollout_score(child, seat, rng))
-        if len(scores) < len(candidates):
+            child.apply_code(candidates[index])
+            playout(child, rng, ROLLOUT_PLIES, NOISE)
+            scores.append(_score(child, seat))
+        if len(scores) < len(alive):
             break  # out of time within a sample: compare only complete samples
-        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        for index, score in zip(alive, scores, strict=True):
+            totals[index] += score
         samples += 1
+        if samples == next_cut and len(alive) > 2:
+            # Every candidate still in has been played on the same deals: drop the worse
+            # half and spend the rest of the budget telling the better ones apart.
+            alive.sort(key=lambda i: -totals[i])
+            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+            next_cut *= 2
     if not samples:
         return greedy_code(view)
-    best = max(range(len(candidates)), key=lambda i: totals[i])
+    best = max(alive, key=lambda i: totals[i])
     return candidates[best]

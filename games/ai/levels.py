@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from games.ai.baseline import beginner_code, greedy_code
 from games.ai.determinized import pimc_move
 from games.ai.duel_engine import duel_move
 from games.ai.duel_search import repeated_keys
+from games.ai.inference import TakeEvidence, observe_game
 from games.ai.view import legal_codes, view_of
 from games.rules.game import Game
 from games.rules.moves import Move
@@ -30,22 +32,29 @@ class Level:
     number: int
     name: str
     seconds: float
-    """The time budget of one move, for the web page (the engine may use less)."""
+    """The time budget of one move in the duel, for the web page (the engine may use less)."""
     description: str
+    table_seconds: float
+    """The budget of one move at a table of 3-4: a table of one person and three AI seats
+    waits for three AI moves between two of the person's, so it is kept short."""
+
+    def budget(self, players: int = 2) -> float:
+        return self.seconds if players == 2 else self.table_seconds
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 0.0, "plays greedily but makes a human mistake on most moves"),
-    Level(2, "greedy", 0.0, "beats whenever it can with its cheapest card"),
-    Level(3, "club player", 0.15, "looks three moves ahead"),
-    Level(4, "expert", 1.0, "searches deep and plays small endgames perfectly"),
+    Level(1, "beginner", 0.0, "plays greedily but makes a human mistake on most moves", 0.0),
+    Level(2, "greedy", 0.0, "beats whenever it can with its cheapest card", 0.0),
+    Level(3, "club player", 0.15, "looks three moves ahead", 0.15),
+    Level(4, "expert", 1.0, "searches deep and plays small endgames perfectly", 0.5),
 )
 STRONGEST = LEVELS[-1].number
 
 
-def level_budget(level: int) -> float:
-    """The time budget, in seconds, of one move at ``level`` (1..STRONGEST)."""
-    return _level(level).seconds
+def level_budget(level: int, players: int = 2) -> float:
+    """The time budget, in seconds, of one move at ``level`` (1..STRONGEST) at a table of
+    ``players``."""
+    return _level(level).budget(players)
 
 
 def _level(level: int) -> Level:
@@ -65,17 +74,28 @@ def choose_code(
     info: Callable[[str], None] | None = None,
 ) -> int:
     """``choose_move`` as an integer move code."""
+    began = time.monotonic()
     spec = _level(level)
     rng = rng if rng is not None else random.Random()
+    evidence: TakeEvidence | None = None
     if isinstance(position, Game):
         if position.is_over():
             raise ValueError("the game is over")
-        history = position.position_keys()
-        position = position.state
+        if position.n_players == 2:
+            history = position.position_keys()
+            position = position.state
+        elif level >= 3:
+            # Hidden hands: from here on only the mover's view of the start and the moves,
+            # which everyone saw, are read; never the game's true hands.
+            mover = position.state.to_move
+            position, evidence = observe_game(position.start.observation(mover),
+                                              position.move_codes)
+        else:
+            position = position.state.observation(position.state.to_move)
     if position.is_over() if isinstance(position, State) else len(position.out) >= (
             position.n_players - 1):
         raise ValueError("the game is over")
-    seconds = spec.seconds if movetime is None else max(0.0, movetime)
+    seconds = spec.budget(position.n_players) if movetime is None else max(0.0, movetime)
     view = view_of(position)
     codes = legal_codes(view)
     if len(codes) == 1:
@@ -95,9 +115,11 @@ def choose_code(
             return duel_move(state, seconds, repeated=repeated_keys(history),
                              should_stop=should_stop, max_depth=depth, solve=level > 3,
                              info=info)
-        # A rollout cannot be interrupted: keep one rollout's worth of time in hand.
-        return pimc_move(position, max(0.0, seconds * 0.9 - 0.02), rng, should_stop,
-                         max_samples=4 if level == 3 else None)
+        # A rollout cannot be interrupted: keep one rollout's worth of time in hand; the
+        # replay of a long game's moves (observe_game) comes out of the budget too.
+        left = seconds * 0.9 - 0.02 - (time.monotonic() - began)
+        return pimc_move(position, max(0.0, left), rng, should_stop,
+                         max_samples=4 if level == 3 else None, evidence=evidence)
     finally:
         if collecting:
             gc.enable()

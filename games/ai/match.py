@@ -1,17 +1,24 @@
 """Bots by name and one game between them, with the rules that need history.
 
 Public names: ``Bot``, ``make_bot``, ``BOT_NAMES``, ``GameRecord``, ``play_game``.
+
+Besides the built-in bots, ``ext:LEVEL:COMMAND`` is an engine of the engine protocol
+(INTERFACES.md) run as ``COMMAND`` in a shell, at ``LEVEL``: e.g. another checkout's AI,
+``ext:4:cd ../old && python -m games.ai``, to measure a change against the code before it.
+It is sent the mover's observation (3-4 players) or the position (the duel), never more.
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.ai.baseline import greedy_code, random_code
 from games.ai.levels import STRONGEST, choose_code
+from games.ai.protocol import MARGIN
 from games.ai.view import view_of
 from games.rules.game import Game
 from games.rules.moves import Move
@@ -22,9 +29,44 @@ Bot = Callable[[Game, random.Random], int]
 BOT_NAMES = ("random", "greedy", *(f"level{n}" for n in range(1, STRONGEST + 1)))
 
 
+def _external_bot(level: int, command: str, movetime: float | None) -> Bot:
+    engine: subprocess.Popen[str] | None = None
+
+    def bot(game: Game, rng: random.Random) -> int:
+        nonlocal engine
+        if engine is None:
+            engine = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, bufsize=1)
+            assert engine.stdin is not None
+            engine.stdin.write(f"setoption level {level}\n")
+        assert engine.stdin is not None
+        assert engine.stdout is not None
+        state = game.state
+        tpn = state.tpn() if game.n_players == 2 else state.observation(state.to_move).tpn()
+        # The engine keeps MARGIN back for the pipe: give it back, for a fair comparison.
+        go = "go" if movetime is None else f"go movetime {round((movetime + MARGIN) * 1000)}"
+        engine.stdin.write(f"position {tpn}\n{go}\n")
+        while True:
+            line = engine.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the engine {command!r} stopped")
+            if line.startswith("bestmove "):
+                return Move.parse(line.split()[1], state).code
+            if line.startswith("error "):
+                raise RuntimeError(f"the engine {command!r} said: {line.strip()}")
+
+    return bot
+
+
 def make_bot(name: str, movetime: float | None = None) -> Bot:
-    """A bot from its name: ``random``, ``greedy`` or ``levelN``. With 3-4 players every
-    bot is given the mover's observation only, never the true hands."""
+    """A bot from its name: ``random``, ``greedy``, ``levelN`` or ``ext:LEVEL:COMMAND``.
+    With 3-4 players every bot is given the mover's observation only, never the true
+    hands."""
+    if name.startswith("ext:"):
+        level_text, _, command = name[4:].partition(":")
+        if not level_text.isdigit() or not command:
+            raise ValueError(f"an external engine is ext:LEVEL:COMMAND, not {name!r}")
+        return _external_bot(int(level_text), command, movetime)
     if name == "random":
         return lambda game, rng: random_code(view_of(game.state), rng)
     if name == "greedy":

@@ -93,8 +93,8 @@ class Engine:
             raise ValueError("no position: send 'position TPN' first")
         if args and (len(args) != 2 or args[0] != "movetime" or not args[1].isdigit()):
             raise ValueError("expected: go movetime MS")
-        budget = int(args[1]) / 1000 if args else level_budget(self.level)
         position = self.position
+        budget = int(args[1]) / 1000 if args else level_budget(self.level, position.n_players)
         if isinstance(position, Observation):
             if position.seat != position.to_move:
                 raise ValueError(f"the observation is seat {position.seat}'s but seat "

@@ -73,7 +73,7 @@ def test_the_determinizer_samples_only_consistent_hands(players: int) -> None:
         state = _midgame(players, seed)
         observation = state.observation(state.to_move)
         for _ in range(5):
-            world = sample_world(observation, rng)
+            world = sample_world(observation, None, rng)
             assert world.pile_codes == state.pile_codes
             assert world.out == state.out
             assert world.to_move == state.to_move
