@@ -14,9 +14,14 @@ history=()) -> Move``
     position played, the current one included) stands in for a ``Game``'s history.
     Raises ValueError if the game is over.
 
-``LEVELS``, ``STRONGEST``, ``level_budget(level) -> seconds``
-    The levels, weakest first, with their names, per-move time budgets and descriptions
-    for the web page.
+``LEVELS``, ``STRONGEST``, ``level_budget(level, players=2) -> seconds``
+    The levels, weakest first, with their names, per-move time budgets (the duel's, and a
+    shorter one at tables of 3-4) and descriptions for the web page.
+
+``level_for_rating(rating) -> level``
+    The level that plays about like a person of that rating, at least level 3: the AI that
+    takes over the seat of a person who left a table (``LEVEL_RATINGS`` are the levels'
+    estimated ratings, calibrated in docs/ai.md).
 
 ``analyse(game_or_start, moves=(), *, nodes=None) -> Analysis``
     For a finished duel (a ``Game``, or a start ``State`` and its moves): an
@@ -45,11 +50,23 @@ two share), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic alpha-b
 """
 
 from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake, analyse
-from games.ai.levels import LEVELS, STRONGEST, Level, choose_code, choose_move, level_budget
+from games.ai.levels import (
+    LEVEL_RATINGS,
+    LEVELS,
+    STAND_IN_MIN_LEVEL,
+    STRONGEST,
+    Level,
+    choose_code,
+    choose_move,
+    level_budget,
+    level_for_rating,
+)
 from games.ai.solver import Solution, solve
 
 __all__ = [
     "LEVELS",
+    "LEVEL_RATINGS",
+    "STAND_IN_MIN_LEVEL",
     "STRONGEST",
     "Analysis",
     "Evaluation",
@@ -61,5 +78,6 @@ __all__ = [
     "choose_code",
     "choose_move",
     "level_budget",
+    "level_for_rating",
     "solve",
 ]

@@ -1,7 +1,7 @@
 """The arena: two bots over seeded deals, every deal played in every seating.
 
     python -m games.ai.arena A B [--deals N] [--players P] [--a-seats K] [--movetime MS]
-                                 [--jobs J] [--seed S] [--quiet]
+                                 [--jobs J] [--seed S] [--cpu-clock] [--quiet]
 
 Bots: ``random``, ``greedy``, ``level1``..``levelN``. With 2 players each deal is played
 twice, seats swapped; with 3-4 players bot A plays each seat in turn against copies of B
@@ -13,7 +13,9 @@ Prints A's score (duel: win 1, draw 1/2; 3-4 players: 1 unless one of A's seats 
 loser) with its 95% confidence interval, how often A and B were the loser (with A's 95%
 Wilson interval and the share that chance gives, K/P), A's losses by place after the dealer,
 plies per game, and time per move (median and max) of each bot. ``--jobs`` plays games in
-parallel processes.
+parallel processes. ``--cpu-clock`` counts the bots' budgets in the CPU time of their
+process instead of wall-clock time, so that a machine shared with other work plays the
+games an idle one would (the games take longer, not worse).
 
 Public names: ``main``, ``ArenaReport``, ``run_arena``, ``seatings``, ``wilson_interval``.
 """
@@ -27,6 +29,7 @@ import multiprocessing
 import random
 import statistics
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -227,8 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="milliseconds per move for levels (default: the level's budget)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="budgets in CPU time of the process, not wall-clock time")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
+    if args.cpu_clock:
+        # The searches read their deadlines from time.monotonic; the worker processes are
+        # forked from this one and inherit the change.
+        time.monotonic = time.process_time
     try:
         movetime = None if args.movetime is None else args.movetime / 1000
         report = run_arena(args.a, args.b, args.deals, args.players, movetime, args.jobs,

@@ -1,7 +1,7 @@
 """The playing levels and the one entry point the site uses: ``choose_move``.
 
 Public names: ``Level``, ``LEVELS``, ``STRONGEST``, ``level_budget``, ``choose_move``,
-``choose_code``.
+``choose_code``, ``level_for_rating``, ``LEVEL_RATINGS``, ``STAND_IN_MIN_LEVEL``.
 
 A ``Game``'s history (``Game.position_keys()``) counts for repetition; for a ``State`` or an
 ``Observation`` the caller may pass the same keys as ``history``.
@@ -10,6 +10,7 @@ A ``Game``'s history (``Game.position_keys()``) counts for repetition; for a ``S
 from __future__ import annotations
 
 import gc
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +56,24 @@ def level_budget(level: int, players: int = 2) -> float:
     """The time budget, in seconds, of one move at ``level`` (1..STRONGEST) at a table of
     ``players``."""
     return _level(level).budget(players)
+
+
+STAND_IN_MIN_LEVEL = 3
+"""The weakest level that may take over a person's seat at a table."""
+LEVEL_RATINGS: dict[int, float] = {1: 1150.0, 2: 1500.0, 3: 1700.0, 4: 1900.0}
+"""About the rating (display points: the duel's Glicko scale, which the table rating
+shares) at which a person plays like each level at a table of four. Calibrated from the
+arena: the rating gaps between neighbouring levels, two seats each at four (docs/ai.md,
+"Strength"), anchored at greedy play (level 2) = 1500, a newcomer's rating."""
+
+
+def level_for_rating(rating: float) -> int:
+    """The level that plays about like a person rated ``rating`` (table or duel points),
+    at least ``STAND_IN_MIN_LEVEL``: for the seat of a person who left a table."""
+    if not math.isfinite(rating):
+        raise ValueError(f"a rating is a finite number, not {rating!r}")
+    eligible = [n for n in sorted(LEVEL_RATINGS) if n >= STAND_IN_MIN_LEVEL]
+    return min(eligible, key=lambda n: (abs(LEVEL_RATINGS[n] - rating), -n))
 
 
 def _level(level: int) -> Level:

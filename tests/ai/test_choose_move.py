@@ -5,10 +5,19 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.ai import LEVELS, STRONGEST, choose_move, level_budget
+from games.ai import (
+    LEVEL_RATINGS,
+    LEVELS,
+    STAND_IN_MIN_LEVEL,
+    STRONGEST,
+    choose_move,
+    level_budget,
+    level_for_rating,
+)
 from games.rules.deal import deal
 from games.rules.game import Game
 from games.rules.state import State
@@ -71,3 +80,27 @@ def test_the_strongest_level_respects_its_movetime() -> None:
     began = time.monotonic()
     choose_move(state, STRONGEST, movetime=0.3)
     assert time.monotonic() - began < 0.3 + 0.25
+
+
+def test_tables_have_a_budget_of_their_own_no_longer_than_the_duels() -> None:
+    for level in LEVELS:
+        for players in (3, 4):
+            assert 0.0 <= level_budget(level.number, players) <= level_budget(level.number)
+    assert 0.2 <= level_budget(STRONGEST, 4) < level_budget(STRONGEST)
+
+
+@given(st.floats(0.0, 4000.0))
+def test_a_stand_in_plays_at_least_level_3_and_stronger_for_stronger_players(
+        rating: float) -> None:
+    level = level_for_rating(rating)
+    assert STAND_IN_MIN_LEVEL <= level <= STRONGEST
+    assert level_for_rating(rating + 200.0) >= level
+
+
+def test_a_stand_in_is_the_level_whose_rating_is_nearest() -> None:
+    for level, rating in LEVEL_RATINGS.items():
+        assert level_for_rating(rating) == max(level, STAND_IN_MIN_LEVEL)
+    assert level_for_rating(800.0) == STAND_IN_MIN_LEVEL
+    assert level_for_rating(3000.0) == STRONGEST
+    with pytest.raises(ValueError, match="finite"):
+        level_for_rating(float("nan"))
