@@ -13,7 +13,7 @@ why this method, and how the numbers below were chosen.
   handling of shared places would let a resigner lose a quarter of what a loser loses.
 * A finished table is rated from the players' places, 1..n, where players who share a place
   have the same number (competition ranking: 1, 2, 2, 4). `outcome_places` reads them off a
-  game's `Outcome`, which ranks every ending as RULES.md says (the order of going out, the
+  game's `Outcome`, which ranks every ending as docs/rules.md says (the order of going out, the
   loser last; a draw, a resignation or a flag share places between those still holding).
   Shared places are ties for the model: a draw is rated, as the information it is.
   An aborted game has no places and is not rated.

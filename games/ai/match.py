@@ -3,7 +3,7 @@
 Public names: ``Bot``, ``make_bot``, ``BOT_NAMES``, ``GameRecord``, ``play_game``.
 
 Besides the built-in bots, ``ext:LEVEL:COMMAND`` is an engine of the engine protocol
-(INTERFACES.md) run as ``COMMAND`` in a shell, at ``LEVEL``: e.g. another checkout's AI,
+(docs/interfaces.md) run as ``COMMAND`` in a shell, at ``LEVEL``: e.g. another checkout's AI,
 ``ext:4:cd ../old && python -m games.ai``, to measure a change against the code before it.
 It is sent the mover's observation (3-4 players) or the position (the duel), never more.
 """
