@@ -15,7 +15,8 @@ reads nothing the observer may not know) and returns the observation now togethe
 per seat, the mask of cards that beat a card the seat took on. ``sample_world`` deals the
 hidden cards from the unseen ones like ``Observation.sample_state``, but a card is
 ``DOUBT`` times as likely to go to a seat whose takes speak against it (soft evidence: a
-person may take on purpose).
+person may take on purpose). In the strict variant, where who can beat must beat, a take
+is proof, and no such card goes to that seat unless the hands' sizes force it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from games.rules.observation import Observation
 from games.rules.state import State
 
 DOUBT = 0.2
-"""How much less likely a hidden card is in a hand whose takes speak against it."""
+"""How much less likely a hidden card is in a hand whose takes speak against it. In the
+strict variant a player who can beat must, so there a take is proof: the weight is 0 (a
+card still goes to such a hand when no other hand has room left for it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,22 @@ def observe_game(start: Observation, codes: Sequence[int]) -> tuple[Observation,
     return observation, TakeEvidence(tuple(unlikely))
 
 
+def _fits(cards: list[int], room: list[int], taker: int, unlikely: tuple[int, ...]) -> bool:
+    """Whether ``cards`` can all be placed without doubt once seat ``taker`` has taken one
+    more card: Hall's condition, for every set of seats, over the cards only they can
+    take (at most 3 seats with room, so 7 sets)."""
+    left = room[:]
+    left[taker] -= 1
+    seats = [s for s, r in enumerate(left) if r]
+    allowed = [sum(1 << i for i, s in enumerate(seats) if not unlikely[s] >> card & 1)
+               for card in cards]
+    for subset in range(1, 1 << len(seats)):
+        capacity = sum(left[s] for i, s in enumerate(seats) if subset >> i & 1)
+        if sum(1 for a in allowed if a & ~subset == 0) > capacity:
+            return False
+    return True
+
+
 def sample_world(observation: Observation, evidence: TakeEvidence | None,
                  rng: random.Random) -> State:
     """A full position consistent with ``observation``: its hidden cards dealt at random
@@ -67,26 +86,37 @@ def sample_world(observation: Observation, evidence: TakeEvidence | None,
         return observation.sample_state(rng)
     unseen = list(mask_codes(observation.unseen_mask()))
     rng.shuffle(unseen)
+    doubt = 0.0 if observation.strict else DOUBT
     room = list(observation.hidden)
     hands = list(observation.known)
-    seats = [s for s, count in enumerate(room) if count]
-    for card in unseen:
-        if not seats:
-            break
-        bit = 1 << card
-        weights = [room[s] * (DOUBT if evidence.unlikely[s] & bit else 1.0) for s in seats]
-        # Once the cards left are exactly the places left, the weights no longer choose.
+    unlikely = evidence.unlikely
+    while unseen and any(room):
+        if doubt:
+            card = unseen.pop(0)
+        else:
+            # Proof, not doubt: the card the fewest hands may take goes first, and only to
+            # a hand after which the other cards still fit (so, whenever the hands' sizes
+            # allow it, no hand gets a card its takes rule out).
+            def freedom(card: int) -> int:
+                return sum(1 for s, r in enumerate(room) if r and not unlikely[s] >> card & 1)
+
+            card = min(unseen, key=freedom)
+            unseen.remove(card)
+        weights = [r * (doubt if unlikely[s] >> card & 1 else 1.0) for s, r in enumerate(room)]
+        if not doubt:
+            weights = [w if w and _fits(unseen, room, s, unlikely) else 0.0
+                       for s, w in enumerate(weights)]
+        if not any(weights):
+            weights = [float(r) for r in room]
         pick = rng.random() * sum(weights)
-        chosen = seats[-1]
-        for seat, weight in zip(seats, weights, strict=True):
+        chosen = max(s for s, r in enumerate(room) if r)
+        for seat, weight in enumerate(weights):
             pick -= weight
-            if pick < 0:
+            if weight and pick < 0:
                 chosen = seat
                 break
-        hands[chosen] |= bit
+        hands[chosen] |= 1 << card
         room[chosen] -= 1
-        if not room[chosen]:
-            seats.remove(chosen)
     return State(list(observation.trump_codes), hands, list(observation.pile_codes),
                  observation.to_move, list(observation.out), observation.strict,
                  list(observation.known))

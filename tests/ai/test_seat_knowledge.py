@@ -139,3 +139,33 @@ def test_the_fast_playout_policy_is_greedy(players: int, seed: int, plies: int) 
         code = greedy_full(state, trumps)
         assert code == greedy_code(full_view(state))
         state.apply_code(code)
+
+
+def test_in_the_strict_variant_a_take_proves_the_taker_held_no_beater() -> None:
+    """Strict: who can beat must beat. So after a seat took on a card, no sampled deal
+    gives that seat a hidden card that beats it, as long as other hands have room."""
+    checked = 0
+    for seed in range(40):
+        game = Game.new(4, seed=seed, strict=True)
+        while not game.is_over() and game.ply < 60:
+            game.play(Move.from_code(greedy_code(view_of(game.state)),
+                                     bool(game.state.pile_codes)))
+        if game.is_over():
+            continue
+        mover = game.state.to_move
+        observation, evidence = observe_game(game.start.observation(mover),
+                                             game.move_codes)
+        rng = random.Random(seed)
+        for seat in range(4):
+            unlikely = evidence.unlikely[seat]
+            others_room = sum(observation.hidden) - observation.hidden[seat]
+            doubtful = observation.unseen_mask() & unlikely
+            if seat == mover or not unlikely or not observation.hidden[seat] or (
+                    doubtful.bit_count() > others_room):
+                continue
+            for _ in range(10):
+                world = sample_world(observation, evidence, rng)
+                hidden = world.hand_mask(seat) & ~observation.known[seat]
+                assert not hidden & unlikely
+            checked += 1
+    assert checked >= 5
