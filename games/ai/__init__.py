@@ -44,9 +44,10 @@ Command lines: ``python -m games.ai`` (the engine protocol of docs/interfaces.md
 Modules: ``view`` (what a bot may see), ``baseline`` (random, greedy, beginner), ``duel``
 (move generation for search), ``duel_search`` (the session, budget and root that the next
 two share), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic alpha-beta),
-``duel_engine`` (the strong duel player), ``determinized`` (3-4 players), ``levels``
-(``choose_move``), ``appraisal`` and ``analysis`` (the replay's analysis), ``protocol``,
-``match`` and ``arena``.
+``duel_engine`` (the strong duel player), ``determinized`` (3-4 players), ``inference``
+(what the public moves say of hidden hands, and sampling them), ``rollout`` (fast greedy
+playouts), ``levels`` (``choose_move``), ``appraisal`` and ``analysis`` (the replay's
+analysis), ``protocol``, ``match`` and ``arena``.
 """
 
 from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake, analyse

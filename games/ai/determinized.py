@@ -1,14 +1,16 @@
 """Play with hidden hands (3-4 players): determinized Monte Carlo from the observation.
 
-Public names: ``pimc_move``, ``candidate_moves``, ``sample_world``.
+Public names: ``pimc_move``, ``candidate_moves``, ``full_view``.
 
 The bot never sees the true hands. It samples full positions consistent with what its seat
-knows (``Observation.sample_state``: its own hand, the cards known to be in other hands,
-each hand's size, the pile; the hidden cards drawn uniformly from the unseen ones), plays
-each candidate move in every sample and finishes the game with greedy play by everyone
-(with a little noise, so that a line is not judged on one fixed reply), and keeps the move
-that most often avoids being the loser. The same samples serve every candidate, so the
-candidates are compared on equal deals.
+knows (``inference.sample_world``: its own hand, the cards known to be in other hands,
+each hand's size, the pile; the hidden cards drawn from the unseen ones, weighted by what
+the takes of the game suggest), plays each candidate move in every sample and finishes the
+game with greedy play by everyone (``rollout.playout``, with a little noise, so that a line
+is not judged on one fixed reply), and keeps the move that most often avoids being the
+loser. The same samples serve every candidate, so the candidates are compared on equal
+deals; after ``FIRST_CUT`` samples the worse half is dropped, and again each time the
+number of samples doubles, so that the budget goes to the moves worth telling apart.
 """
 
 from __future__ import annotations
