@@ -130,10 +130,7 @@ class ArenaReport:
         display share that scale), from the share of pairs A finished ahead in, with a 95%
         interval over games (pairs of one game are not independent, games nearly are)."""
         share, _ = self.pairs_ahead()
-        per_game = []
-        for r in self.results:
-            own = ArenaReport([r]).pairs_ahead()[0]
-            per_game.append(own)
+        per_game = [ArenaReport([r]).pairs_ahead()[0] for r in self.results]
         n = len(per_game)
         half = (1.96 * statistics.stdev(per_game) / math.sqrt(n)) if n > 1 else 0.5
         return _elo(share), _elo(share - half), _elo(share + half)
