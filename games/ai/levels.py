@@ -60,11 +60,12 @@ def level_budget(level: int, players: int = 2) -> float:
 
 STAND_IN_MIN_LEVEL = 3
 """The weakest level that may take over a person's seat at a table."""
-LEVEL_RATINGS: dict[int, float] = {1: 1150.0, 2: 1500.0, 3: 1700.0, 4: 1900.0}
+LEVEL_RATINGS: dict[int, float] = {1: 1150.0, 2: 1500.0, 3: 1575.0, 4: 1765.0}
 """About the rating (display points: the duel's Glicko scale, which the table rating
 shares) at which a person plays like each level at a table of four. Calibrated from the
-arena: the rating gaps between neighbouring levels, two seats each at four (docs/ai.md,
-"Strength"), anchored at greedy play (level 2) = 1500, a newcomer's rating."""
+arena, two seats of each level at four, by the places (docs/ai.md, "Strength at tables"):
+level 2 over level 1 +352, level 3 over level 2 +76, level 4 over level 2 +263; anchored at
+greedy play (level 2) = 1500, a newcomer's rating."""
 
 
 def level_for_rating(rating: float) -> int:
