@@ -321,6 +321,18 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # --- Security ---------------------------------------------------------------------------------
+# WebSockets, per connection (`yourtrumps_site.ws_limits`): the largest frame, the message rate
+# (a token bucket: WS_BURST at once, refilled at WS_RATE_PER_SECOND) and the deepest JSON.
+WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
+WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+WS_BURST = env.int("WS_BURST", default=40)
+WS_MAX_JSON_DEPTH = 32
+# Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
+# signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
+# a household, a school or a mobile carrier shares one address).
+WS_MAX_SOCKETS_PER_USER = _positive_int("WS_MAX_SOCKETS_PER_USER", 16)
+WS_MAX_SOCKETS_PER_ADDRESS = _positive_int("WS_MAX_SOCKETS_PER_ADDRESS", 256)
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # the board's fetch() calls read it; the WebSocket does not need it
 X_FRAME_OPTIONS = "DENY"
