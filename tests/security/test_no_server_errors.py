@@ -328,7 +328,7 @@ def test_a_record_header_that_is_not_a_plain_number_is_refused_or_ignored(world,
 @pytest.mark.parametrize("field", range(5))
 @pytest.mark.parametrize("value", ["²", "٣", "9" * 5000, "?²", "AS?٣"])
 def test_a_malformed_position_field_is_refused(client, field, value):
-    fields = "SH 7C8C/6C9C - 0 -".split(" ")
+    fields = ["SH", "7C8C/6C9C", "-", "0", "-"]
     fields[field] = value
     text = '[Position "' + " ".join(fields) + '"]\n\n'
     response = client.post("/replay/import", {"text": text})
