@@ -258,19 +258,26 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# Failures per (account, address), per account and per address, in that order: the pair is
+# locked after AXES_FAILURE_LIMIT, the account alone and the address alone only after their
+# slower limits (`accounts.axes_support`), so that a stranger cannot lock an owner out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.int("LOGIN_ACCOUNT_FAILURE_LIMIT", default=30)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=50)
 AXES_RESET_ON_SUCCESS = True
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_HANDLER = "accounts.axes_support.ScopedLockoutHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_USERNAME_FORM_FIELD = "username"
 # Failures count per account, whether it was named by username (any case) or e-mail address.
 AXES_USERNAME_CALLABLE = "accounts.axes_support.lockout_username"
 
-# (attempts, seconds) per client address: sign-ups and password-reset mails cost us mail and
-# trust, so a script cannot make them by the thousand.
+# (attempts, seconds): sign-ups and password-reset mails cost us mail and trust, so a script
+# cannot make them by the thousand. Per client address, and reset mails also per address
+# asked for (whether or not an account has it: the answer must not tell).
 ACCOUNT_RATE_LIMITS = {
     "signup": (env.int("SIGNUP_RATE_LIMIT", default=5), 3600),
     "password_reset": (env.int("PASSWORD_RESET_RATE_LIMIT", default=5), 3600),
+    "password_reset_account": (env.int("PASSWORD_RESET_ACCOUNT_RATE_LIMIT", default=3), 3600),
 }
 
 EMAIL_BACKEND = env.str(
