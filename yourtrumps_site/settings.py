@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "axes",
+    "csp",
     "yourtrumps_site",
     "accounts",
     "games",
@@ -89,6 +90,8 @@ MIDDLEWARE = [
     "accounts.middleware.LastSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header (directives below), with the site's WebSocket origin.
+    "yourtrumps_site.csp.SitePolicyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -353,6 +356,23 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Nothing inline and nothing from elsewhere (`yourtrumps_site.csp`, which adds the WebSocket
+# origin to connect-src). A page that needs more says why in a comment here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,
