@@ -4,18 +4,13 @@ sockets), and logging out in one tab closes the game socket of another."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.matchmaking import services as matchmaking
 from games.play import services
-from games.play.models import Seat
 from games.play.services import Player
-from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,30 +40,8 @@ document.addEventListener("securitypolicyviolation",
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _orm_beside_playwright(asgi_server: ManagedProcess) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _sockets_settled() -> Iterator[None]:
-    yield
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
-@pytest.fixture
-def signed_in(new_page: Callable[..., object], asgi_server: ManagedProcess):
-    def open_as(user):
-        page = new_page()
-        cookie = session_cookie_for(user)
-        page.context.add_cookies([{"name": "sessionid", "value": cookie.split("=", 1)[1],
-                                   "url": asgi_server.extra["url"]}])
-        return page
-
-    return open_as
+def _servers_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """The server first, then the ORM beside Playwright (`tests/browser/conftest.py`)."""
 
 
 def watched(page) -> list[str]:
@@ -96,7 +69,8 @@ def visit(page, problems, url: str, ready: str) -> None:
     assert problems == [], url
 
 
-def test_every_page_works_under_the_policy_with_no_console_error(signed_in, new_page):
+@pytest.mark.usefixtures("sockets_settled")
+def test_every_page_works_under_the_policy_with_no_console_error(user_page, new_page):
     User = get_user_model()
     alice = User.objects.create_user("alice-csp", password="pw-Xk39-long")
     bob = User.objects.create_user("bob-csp", password="pw-Xk39-long")
@@ -114,7 +88,7 @@ def test_every_page_works_under_the_policy_with_no_console_error(signed_in, new_
     names = {"live": live.pk, "finished": finished.pk, "name": alice.username,
              "token": challenge.token}
 
-    page = signed_in(alice)
+    page = user_page(alice)
     problems = watched(page)
     for url, ready in PAGES.values():
         visit(page, problems, url.format(**names), ready)
@@ -125,12 +99,13 @@ def test_every_page_works_under_the_policy_with_no_console_error(signed_in, new_
         visit(guest, guest_problems, url, ready)
 
 
-def test_logging_out_in_one_tab_closes_the_game_socket_in_another(signed_in):
+@pytest.mark.usefixtures("sockets_settled")
+def test_logging_out_in_one_tab_closes_the_game_socket_in_another(user_page):
     User = get_user_model()
     alice = User.objects.create_user("alice-out", password="pw-Xk39-long")
     bob = User.objects.create_user("bob-out", password="pw-Xk39-long")
     match = services.match_create(players=[Player(user=alice), Player(user=bob)], trumps="SH")
-    game_tab = signed_in(alice)
+    game_tab = user_page(alice)
     sockets = []
     game_tab.on("websocket", lambda ws: sockets.append(ws))
     game_tab.goto(f"/game/{match.pk}/")
