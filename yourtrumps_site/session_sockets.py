@@ -25,7 +25,6 @@ import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
@@ -33,6 +32,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, pre_save
 from django.utils import translation
 from django.utils.translation import gettext_lazy
+
+from yourtrumps_site.db_threads import db_call
 
 logger = logging.getLogger(__name__)
 
@@ -158,8 +159,8 @@ class SessionBoundSocket:
                                user_group(user.pk)]
         await super().websocket_connect(message)  # type: ignore[misc]
         if self.bound_user_id is not None and not getattr(self, "ws_gone", False):
-            still = await database_sync_to_async(_still_signed_in)(
-                self.bound_session_key, self.bound_user_id)
+            still = await db_call(_still_signed_in, self.bound_session_key,
+                                  self.bound_user_id)
             if not still:
                 await self.auth_ended({"type": EVENT})
 

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from games.matchmaking import services as matchmaking
 from games.play import services
 from games.play.services import Player
+from tests.support.matches import moves_played
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -78,20 +79,24 @@ def test_every_page_works_under_the_policy_with_no_console_error(user_page, new_
                                  seed=1, dealer=0)
     finished = services.match_create(players=[Player(user=alice), Player(user=bob)],
                                      trumps="CD", seed=2, dealer=0)
-    game = services.match_game_load(finished)
-    move = str(game.legal_moves()[0])
-    services.move_apply(match_id=finished.pk, seat=game.state.to_move, move=move,
-                        expected_ply=0)
+    moves_played(finished, 1)
     services.match_resign(match_id=finished.pk, seat=0)
     challenge = matchmaking.challenge_create(challenger=bob, challenged=None,
                                              time_control="3+2", rated=False)
-    names = {"live": live.pk, "finished": finished.pk, "name": alice.username,
-             "token": challenge.token}
+    names = {"live": live.pk, "finished": finished.pk, "token": challenge.token}
 
-    page = user_page(alice)
+    # A player in no live match (the lobby sends a player in one to their game), and the
+    # player of the live match on its page.
+    carol = User.objects.create_user("carol-csp", password="pw-Xk39-long")
+    names["name"] = carol.username
+    page = user_page(carol)
     problems = watched(page)
-    for url, ready in PAGES.values():
-        visit(page, problems, url.format(**names), ready)
+    for name, (url, ready) in PAGES.items():
+        if name != "game":
+            visit(page, problems, url.format(**names), ready)
+    player = user_page(alice)
+    player_problems = watched(player)
+    visit(player, player_problems, PAGES["game"][0].format(**names), PAGES["game"][1])
 
     guest = new_page()
     guest_problems = watched(guest)

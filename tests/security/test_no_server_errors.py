@@ -33,6 +33,7 @@ from games.play import services
 from games.play.services import Player
 from games.replays.services import record_export
 from tests.security import tally
+from tests.support.matches import moves_played
 from tests.support.site_map import form_fields, route_forms, routes
 
 REQUESTS_PER_PAGE = int(os.environ.get("FUZZ_REQUESTS_PER_PAGE", "40"))
@@ -144,12 +145,7 @@ def world(django_user_model):
                                                        email="staff@example.com")
     finished = services.match_create(players=[Player(user=player), Player(user=other)],
                                      trumps="SH", seed=11, dealer=0)
-    game = services.match_game_load(finished)
-    for _ in range(4):
-        move = str(next(iter(game.legal_moves())))
-        seat = game.state.to_move
-        services.move_apply(match_id=finished.pk, seat=seat, move=move, expected_ply=game.ply)
-        game.play(move)
+    moves_played(finished, 4)
     services.match_resign(match_id=finished.pk, seat=0)
     finished.refresh_from_db()
     live = services.match_create(players=[Player(user=player), Player(user=other)],
