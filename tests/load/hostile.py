@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import string
 import time
 from collections import Counter
@@ -106,7 +107,7 @@ def create_hostiles(count: int, match_ids: list[int], servers: list[str],
     if count <= 0:
         return []
     rng = random.Random(seed)
-    users = create_users(count, f"hostile{rng.randrange(16**6):06x}-")
+    users = create_users(count, f"hostile{secrets.token_hex(3)}-")  # new names every run
     places = []
     for index, user in enumerate(users):
         match_path = f"/ws/match/{rng.choice(match_ids)}/" if match_ids else "/ws/site/"
