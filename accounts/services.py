@@ -118,9 +118,17 @@ def user_deactivate(*, users: QuerySet[User]) -> int:
     """Staff's switch: the accounts can no longer log in or play.
 
     Their open sessions stop working at their next request, because the authentication
-    backend refuses inactive users when it loads the user of a session (HTTP and WebSocket).
+    backend refuses inactive users when it loads the user of a session (HTTP and WebSocket),
+    and their open sockets are closed now (`yourtrumps_site.session_sockets`).
     """
-    return users.filter(is_active=True).update(is_active=False)
+    from yourtrumps_site.session_sockets import user_sockets_close
+
+    with transaction.atomic():
+        ids = list(users.filter(is_active=True).select_for_update().values_list("pk", flat=True))
+        count = User.objects.filter(pk__in=ids).update(is_active=False)
+        for user_id in ids:
+            user_sockets_close(user_id=user_id)
+    return count
 
 
 def user_touch_last_seen(*, user: User, now: datetime | None = None) -> bool:

@@ -22,9 +22,12 @@ def validate_not_reserved(value: str) -> None:
         raise ValidationError(_("This username is reserved."), code="reserved")
 
 
+USERNAME_PATTERN = "[A-Za-z0-9_-]{3,20}"
+"""A username, also as a URL path converter reads it (`yourtrumps_site.converters`)."""
+
 username_validators = [
     RegexValidator(
-        r"^[A-Za-z0-9_-]{3,20}\Z",
+        rf"^{USERNAME_PATTERN}\Z",
         _("Use 3 to 20 characters: letters, digits, _ and -."),
         code="invalid_username",
     ),

@@ -44,10 +44,12 @@ from yourtrumps_site import i18n, ratelimit
 TOO_MANY_REQUESTS = 429
 
 
-def _refused_too_often(request: HttpRequest, action: str, form: object) -> bool:
-    """Count one attempt of `action` from this address; past the limit, say so on the form."""
+def _refused_too_often(request: HttpRequest, action: str, form: object,
+                       subject: str | None = None) -> bool:
+    """Count one attempt of `action` from this address (or, given a `subject`, for that
+    subject); past the limit, say so on the form."""
     limit, window = settings.ACCOUNT_RATE_LIMITS[action]
-    key = f"{action}:{ratelimit.client_address(request)}"
+    key = f"{action}:{ratelimit.client_address(request) if subject is None else subject}"
     wait = ratelimit.hit(key=key, limit=limit, window=window)
     if wait is None:
         return False
@@ -76,6 +78,27 @@ def signup(request: HttpRequest) -> HttpResponse:
                 "name": user.username})
             return redirect("profile", username=user.username)
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def locked_out(request: HttpRequest, original_response: object = None,
+               credentials: dict[str, object] | None = None) -> HttpResponse:
+    """django-axes' lock-out answer (`AXES_LOCKOUT_CALLABLE`): the page says what is locked,
+    the account from this address, the account, or this address."""
+    from axes.handlers.proxy import AxesProxyHandler
+    from axes.helpers import get_cool_off
+
+    from accounts.axes_support import ACCOUNT, ADDRESS
+    from accounts.templatetags.accounts_tags import minutes
+
+    handler = AxesProxyHandler.get_implementation()
+    scope = handler.lockout_scope(request, credentials)
+    limit = {ACCOUNT: settings.LOGIN_ACCOUNT_FAILURE_LIMIT,
+             ADDRESS: settings.LOGIN_ADDRESS_FAILURE_LIMIT}.get(scope or "",
+                                                            settings.AXES_FAILURE_LIMIT)
+    return render(request, "accounts/locked_out.html",
+                  {"scope": scope, "failure_limit": limit,
+                   "minutes": max(1, minutes(get_cool_off(request)))},
+                  status=TOO_MANY_REQUESTS)
 
 
 class LoginView(auth_views.LoginView):
@@ -185,7 +208,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     success_url = reverse_lazy("accounts:password_reset_done")
 
     def form_valid(self, form: ResetPasswordForm) -> HttpResponse:
-        if _refused_too_often(self.request, "password_reset", form):
+        # Per address, and per address asked for: a few addresses must not flood one inbox.
+        email = form.cleaned_data["email"].strip().lower()
+        if _refused_too_often(self.request, "password_reset", form) or _refused_too_often(
+            self.request, "password_reset_account", form, subject=email
+        ):
             response = self.form_invalid(form)
             response.status_code = TOO_MANY_REQUESTS
             return response

@@ -1,7 +1,8 @@
 """The ASGI entry point: HTTP to Django, WebSockets to the Channels consumers.
 
-WebSockets pass the allowed-hosts origin check (no cross-site socket can act as a logged-in
-user) and the session authentication that HTTP uses.
+WebSockets pass the origin check of HTTP's CSRF check (`yourtrumps_site.ws_origin`: no
+cross-site socket can act as a logged-in user) and the session authentication that HTTP uses.
+A path that matches no route is refused at the handshake (`yourtrumps_site.sockets`).
 """
 
 import gc
@@ -14,15 +15,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.play import deadline_watch  # noqa: E402
 from yourtrumps_site.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.ws_origin import OriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": OriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

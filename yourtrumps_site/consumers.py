@@ -11,13 +11,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from yourtrumps_site.i18n import language_for_scope
-from yourtrumps_site.ws_limits import WebSocketLimits
+from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
 MAX_ANNOUNCEMENT_LENGTH = 500
 
 
-class SiteConsumer(WebSocketLimits, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    socket_kind = "site"
     async def connect(self) -> None:
         await self.channel_layer.group_add(SITE_GROUP, self.channel_name)
         await self.accept()

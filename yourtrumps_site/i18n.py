@@ -128,8 +128,11 @@ class UserLocaleMiddleware(LocaleMiddleware):
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's `set_language` (it checks the `next` URL), also saved in the player's account."""
+    from accounts.forms import LanguageForm
+
     response = django_set_language(request)
-    language = request.POST.get("language", "")
-    if language in SUPPORTED and request.user.is_authenticated:
+    form = LanguageForm(request.POST)
+    language = form.cleaned_data["language"] if form.is_valid() else ""
+    if language and request.user.is_authenticated:
         user_language_change(user=request.user, language=language)  # type: ignore[arg-type]
     return response

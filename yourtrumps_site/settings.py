@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "axes",
+    "csp",
     "yourtrumps_site",
     "accounts",
     "games",
@@ -89,6 +90,8 @@ MIDDLEWARE = [
     "accounts.middleware.LastSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy header (directives below), with the site's WebSocket origin.
+    "yourtrumps_site.csp.SitePolicyMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -258,19 +261,26 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# Failures per (account, address), per account and per address, in that order: the pair is
+# locked after AXES_FAILURE_LIMIT, the account alone and the address alone only after their
+# slower limits (`accounts.axes_support`), so that a stranger cannot lock an owner out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.int("LOGIN_ACCOUNT_FAILURE_LIMIT", default=30)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=50)
 AXES_RESET_ON_SUCCESS = True
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_HANDLER = "accounts.axes_support.ScopedLockoutHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_USERNAME_FORM_FIELD = "username"
 # Failures count per account, whether it was named by username (any case) or e-mail address.
 AXES_USERNAME_CALLABLE = "accounts.axes_support.lockout_username"
 
-# (attempts, seconds) per client address: sign-ups and password-reset mails cost us mail and
-# trust, so a script cannot make them by the thousand.
+# (attempts, seconds): sign-ups and password-reset mails cost us mail and trust, so a script
+# cannot make them by the thousand. Per client address, and reset mails also per address
+# asked for (whether or not an account has it: the answer must not tell).
 ACCOUNT_RATE_LIMITS = {
     "signup": (env.int("SIGNUP_RATE_LIMIT", default=5), 3600),
     "password_reset": (env.int("PASSWORD_RESET_RATE_LIMIT", default=5), 3600),
+    "password_reset_account": (env.int("PASSWORD_RESET_ACCOUNT_RATE_LIMIT", default=3), 3600),
 }
 
 EMAIL_BACKEND = env.str(
@@ -321,6 +331,18 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # --- Security ---------------------------------------------------------------------------------
+# WebSockets, per connection (`yourtrumps_site.ws_limits`): the largest frame, the message rate
+# (a token bucket: WS_BURST at once, refilled at WS_RATE_PER_SECOND) and the deepest JSON.
+WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
+WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+WS_BURST = env.int("WS_BURST", default=40)
+WS_MAX_JSON_DEPTH = 32
+# Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
+# signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
+# a household, a school or a mobile carrier shares one address).
+WS_MAX_SOCKETS_PER_USER = _positive_int("WS_MAX_SOCKETS_PER_USER", 16)
+WS_MAX_SOCKETS_PER_ADDRESS = _positive_int("WS_MAX_SOCKETS_PER_ADDRESS", 256)
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # the board's fetch() calls read it; the WebSocket does not need it
 X_FRAME_OPTIONS = "DENY"
@@ -334,6 +356,23 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Nothing inline and nothing from elsewhere (`yourtrumps_site.csp`, which adds the WebSocket
+# origin to connect-src). A page that needs more says why in a comment here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", i18n.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
-    path("@/<str:username>", accounts_views.profile, name="profile"),
+    path("@/<username:username>", accounts_views.profile, name="profile"),
     path("", include("games.replays.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.play.urls")),

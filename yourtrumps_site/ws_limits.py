@@ -28,7 +28,8 @@ Every frame from the client passes two checks before the consumer's `receive` se
   the consumer: the service's transaction was rolled back, so the client may send it again.
 
 After the close, frames still queued for the connection are dropped unread. The limits are
-settings (with the defaults below) so that a test or a deployment may tune them.
+settings (declared with their defaults in `yourtrumps_site.settings`) so that a test or a
+deployment may tune them.
 """
 
 from __future__ import annotations
@@ -55,11 +56,6 @@ RATE_LIMITED = "rate_limited"
 UNAVAILABLE = "unavailable"
 
 NOT_UNDERSTOOD = gettext_lazy("The server did not understand that.")
-
-DEFAULT_MAX_FRAME_BYTES = 16 * 1024
-DEFAULT_RATE_PER_SECOND = 10.0
-DEFAULT_BURST = 40
-DEFAULT_MAX_JSON_DEPTH = 32
 
 
 def json_too_deep(text: str, limit: int) -> bool:
@@ -142,13 +138,13 @@ class WebSocketLimits:
 
     @staticmethod
     def ws_max_frame_bytes() -> int:
-        return int(getattr(settings, "WS_MAX_FRAME_BYTES", DEFAULT_MAX_FRAME_BYTES))
+        return int(settings.WS_MAX_FRAME_BYTES)
 
     def _ws_bucket(self) -> TokenBucket:
         if self.ws_bucket is None:
             self.ws_bucket = TokenBucket(
-                rate=float(getattr(settings, "WS_RATE_PER_SECOND", DEFAULT_RATE_PER_SECOND)),
-                capacity=float(getattr(settings, "WS_BURST", DEFAULT_BURST)),
+                rate=float(settings.WS_RATE_PER_SECOND),
+                capacity=float(settings.WS_BURST),
             )
         return self.ws_bucket
 
@@ -165,7 +161,7 @@ class WebSocketLimits:
         if not self._ws_bucket().take():
             await self._ws_flood()
             return
-        limit = int(getattr(settings, "WS_MAX_JSON_DEPTH", DEFAULT_MAX_JSON_DEPTH))
+        limit = int(settings.WS_MAX_JSON_DEPTH)
         if text is not None and json_too_deep(text, limit):
             await self._ws_refuse("bad_message", NOT_UNDERSTOOD)
             return

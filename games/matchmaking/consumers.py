@@ -43,7 +43,7 @@ from games.matchmaking import errors, selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
 from yourtrumps_site.i18n import language_for_scope
-from yourtrumps_site.ws_limits import WebSocketLimits
+from yourtrumps_site.sockets import SiteSocket
 
 MAX_MESSAGE_BYTES = 1024
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of
@@ -52,7 +52,8 @@ REFRESH_EVERY_TICKS = 5
 logger = logging.getLogger(__name__)
 
 
-class LobbyConsumer(WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
+    socket_kind = "lobby"
     ticker: asyncio.Task[None] | None = None
     groups_joined: tuple[str, ...] = ()
 

@@ -1,4 +1,5 @@
-"""Forms of matchmaking: a challenge (to a player, or an open link)."""
+"""Forms of matchmaking: a challenge (to a player, or an open link), the player a new
+challenge's link names (`?to=`), and the pool of a quick pairing."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.play.forms import time_control_choices
+from games.play.time_control import LIVE
 
 
 class ChallengeForm(forms.Form):
@@ -19,3 +21,15 @@ class ChallengeForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.fields["time_control"].choices = time_control_choices(untimed=False)
+
+
+class ChallengeTargetForm(forms.Form):
+    """`/challenge/new/?to=NAME`: the opponent the form starts with."""
+
+    to = forms.CharField(max_length=20, required=False)
+
+
+class PoolJoinForm(forms.Form):
+    """A quick pairing from the home page: the pool (a time control) to wait in."""
+
+    pool = forms.ChoiceField(choices=[(control.key, control.key) for control in LIVE])

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services
 from games.matchmaking.errors import MatchmakingError
-from games.matchmaking.forms import ChallengeForm
+from games.matchmaking.forms import ChallengeForm, ChallengeTargetForm, PoolJoinForm
 from games.play.time_control import LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
 
@@ -70,8 +70,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_POST
 def pool_join(request: HttpRequest) -> HttpResponse:
     """Quick pairing without the lobby's script (the buttons of the home page)."""
+    form = PoolJoinForm(request.POST)
+    pool = form.cleaned_data["pool"] if form.is_valid() else ""
     try:
-        matches = services.pool_join(user=request.user, pool=request.POST.get("pool", ""))  # type: ignore[arg-type]
+        matches = services.pool_join(user=request.user, pool=pool)  # type: ignore[arg-type]
     except MatchmakingError as error:
         messages.error(request, error.message)
         return redirect("matchmaking:lobby")
@@ -84,7 +86,8 @@ def pool_join(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
-    initial = {"opponent": request.GET.get("to", "")}
+    target = ChallengeTargetForm(request.GET)
+    initial = {"opponent": target.cleaned_data["to"] if target.is_valid() else ""}
     form = ChallengeForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["opponent"].strip()

@@ -47,14 +47,15 @@ from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
 from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
 from yourtrumps_site.i18n import language_for_scope
-from yourtrumps_site.ws_limits import WebSocketLimits
+from yourtrumps_site.sockets import SiteSocket
 
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
 
 
-class MatchConsumer(OnDatabaseThreads, WebSocketLimits, AsyncWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
+    socket_kind = "match"
     match_id: int
     seat: int | None
     sent_version: int

@@ -5,5 +5,5 @@ from django.urls import path
 from games.play.consumers import MatchConsumer
 
 websocket_urlpatterns = [
-    path("ws/match/<int:match_id>/", MatchConsumer.as_asgi()),
+    path("ws/match/<id:match_id>/", MatchConsumer.as_asgi()),
 ]

@@ -6,6 +6,6 @@ app_name = "games"
 
 urlpatterns = [
     path("play/ai/", views.play_ai, name="play_ai"),
-    path("game/<int:match_id>/", views.match_page, name="match"),
+    path("game/<id:match_id>/", views.match_page, name="match"),
     path("rules/", views.rules, name="rules"),
 ]

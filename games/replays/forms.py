@@ -1,16 +1,38 @@
-"""The forms of the history filters and of the record import."""
+"""The forms of the replay pages' query parameters, the history filters and the record
+import: each parameter is read here, once."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.play.time_control import LIVE, UNTIMED, TimeControl
 from games.replays.history import AGAINST_AI, AGAINST_PEOPLE, HistoryFilters
 from games.replays.services import MAX_RECORD_BYTES
+
+MAX_PLY = 100_000
+"""Past any game's length (the engine's move limit is far below): `?ply=` is clamped to it."""
+MAX_PAGE = 1_000_000
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(9999, 12, 30)
+"""The filters' dates lie in these bounds: the day after the last one is still a date."""
+
+
+class ReplayQueryForm(forms.Form):
+    """The replay page's `?ply=N`: the position it opens at (else the script's choice)."""
+
+    ply = forms.IntegerField(required=False, min_value=0, max_value=MAX_PLY)
+
+
+class RecordQueryForm(forms.Form):
+    """The record's `?view=1`: shown in the browser rather than downloaded."""
+
+    view = forms.ChoiceField(required=False, choices=[("", ""), ("1", "1")])
 
 
 def _time_control_choices() -> list[tuple[str, Any]]:
@@ -45,6 +67,8 @@ class HistoryFilterForm(forms.Form):
     date_to = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    page = forms.IntegerField(required=False, min_value=1, max_value=MAX_PAGE,
+                              widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, for_player: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,6 +82,9 @@ class HistoryFilterForm(forms.Form):
             self.fields["opponent"].label = _("Player")
         self.fields["result"].choices = result_choices
         self.fields["time_control"].choices = _time_control_choices()
+        for name in ("date_from", "date_to"):
+            self.fields[name].validators += [MinValueValidator(FIRST_DAY),
+                                             MaxValueValidator(LAST_DAY)]
 
     def filters(self, *, opponent: User | None) -> HistoryFilters:
         """The filters of the valid fields (call after ``is_valid``; bad fields are ignored)."""
@@ -77,9 +104,14 @@ class HistoryFilterForm(forms.Form):
         )
 
     @property
+    def page_number(self) -> int:
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        return data.get("page") or 1
+
+    @property
     def active(self) -> bool:
         data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
-        return any(value not in (None, "") for value in data.values())
+        return any(value not in (None, "") for name, value in data.items() if name != "page")
 
 
 class RecordImportForm(forms.Form):

@@ -28,6 +28,7 @@ from games.play.models import Match, Move, Seat, TerminationReason
 from games.play.selectors import match_game, match_seats
 from games.rules import Game, GameRecord, State, visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
+from games.rules.numerals import plain_decimal
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -359,16 +360,28 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
     return Replay(data=data, record_text=text)
 
 
+RECORD_SECONDS_DIGITS = 6
+"""A record's clock (``TimeControl``) is at most 999,999 seconds a side; more is not ours."""
+RECORD_MS_DIGITS = 10
+"""A move's time (``MoveTimes``) is at most 9,999,999,999 ms."""
+
+
 def _record_clock(headers: dict[str, str]) -> tuple[int | None, int]:
-    control = headers.get("TimeControl", "")
-    parts = control.split("+")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[0]) <= 0:
+    """The clock of a record's ``TimeControl`` ("initial+increment" in seconds) in ms, or
+    (None, 0) when it is untimed or not of that form."""
+    initial_text, plus, increment_text = headers.get("TimeControl", "").partition("+")
+    initial = plain_decimal(initial_text, max_digits=RECORD_SECONDS_DIGITS)
+    increment = plain_decimal(increment_text, max_digits=RECORD_SECONDS_DIGITS)
+    if not plus or not initial or increment is None:
         return None, 0
-    return int(parts[0]) * 1000, int(parts[1]) * 1000
+    return initial * 1000, increment * 1000
 
 
 def _record_spent(headers: dict[str, str], n_plies: int) -> list[int] | None:
-    values = headers.get("MoveTimes", "").split()
-    if len(values) != n_plies or not all(v.isdigit() for v in values):
+    """The milliseconds of each move from ``MoveTimes``, or None unless there is one plain
+    number per move."""
+    values = [plain_decimal(text, max_digits=RECORD_MS_DIGITS)
+              for text in headers.get("MoveTimes", "").split()]
+    if len(values) != n_plies or None in values:
         return None
-    return [int(v) for v in values]
+    return [value for value in values if value is not None]

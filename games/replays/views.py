@@ -19,7 +19,12 @@ from games.play.models import Match, Seat
 from games.play.time_control import TimeControl
 from games.play.views import board_labels
 from games.replays import selectors
-from games.replays.forms import HistoryFilterForm, RecordImportForm
+from games.replays.forms import (
+    HistoryFilterForm,
+    RecordImportForm,
+    RecordQueryForm,
+    ReplayQueryForm,
+)
 from games.replays.history import history_page
 from games.replays.services import (
     RecordNotAvailableError,
@@ -55,9 +60,10 @@ def _visible_match(request: HttpRequest, match_id: int) -> tuple[Match, int | No
 def _initial_ply(request: HttpRequest, n_plies: int, live: bool) -> int:
     """The ply the page opens at: ``?ply=N`` (the script also reads ``#N``); the latest
     position of a live game, else the deal."""
-    text = request.GET.get("ply", "")
-    if text.isdigit():
-        return min(int(text), n_plies)
+    form = ReplayQueryForm(request.GET)
+    ply = form.cleaned_data["ply"] if form.is_valid() else None
+    if ply is not None:
+        return min(ply, n_plies)
     return n_plies if live else 0
 
 
@@ -149,7 +155,8 @@ def record(request: HttpRequest, match_id: int) -> HttpResponse:
     except RecordNotAvailableError:
         raise Http404(_("This game has not been dealt yet.")) from None
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    if request.GET.get("view") != "1":
+    query = RecordQueryForm(request.GET)
+    if not (query.is_valid() and query.cleaned_data["view"] == "1"):
         response["Content-Disposition"] = f'attachment; filename="yourtrumps-{match.pk}.txt"'
     return response
 
@@ -204,7 +211,7 @@ def _history(request: HttpRequest, *, player: Any = None) -> HttpResponse:
     else:
         page, rows = history_page(
             filters=filters,
-            page_number=request.GET.get("page", 1),
+            page_number=form.page_number,
             player_id=player.pk if player is not None else None,
         )
     query = request.GET.copy()

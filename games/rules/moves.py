@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from games.rules.cards import ALL_CARDS, CARD_NAMES, Card, parse_card_code
 from games.rules.errors import InvalidNotationError
+from games.rules.numerals import plain_decimal
 
 if TYPE_CHECKING:
     from games.rules.state import State
@@ -143,9 +144,9 @@ def parse_move_code(text: str) -> int:
     try:
         if text.startswith("+"):
             digits = text[1:]
-            if not digits.isascii() or not digits.isdigit() or digits.startswith("0"):
+            count = plain_decimal(digits, max_digits=2)
+            if not count:
                 raise InvalidNotationError("a take is '+' and a count 1..36 without leading 0")
-            count = int(digits)
             if not 1 <= count <= 36:
                 raise InvalidNotationError(f"cannot take {count} cards (1..36)")
             return TAKE_BASE + count

@@ -42,6 +42,7 @@ from typing import Final
 from games.rules.deal import deal
 from games.rules.errors import IllegalMoveError, InvalidNotationError
 from games.rules.game import Game
+from games.rules.numerals import plain_decimal
 from games.rules.outcome import Termination
 from games.rules.state import State
 
@@ -49,6 +50,8 @@ GAME_HEADERS: Final = ("Variant", "Trumps", "Dealer", "Seed", "Position", "Resul
                        "Termination")
 _HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]')
 _WIDTH: Final = 79
+SEED_DIGITS: Final = 30
+"""A seed is any integer the deal accepts; more digits than this is not a record of ours."""
 
 
 class RecordError(InvalidNotationError):
@@ -145,9 +148,9 @@ def _start_of(headers: dict[str, tuple[str, int]], last_line: int) -> Game:
     dealer = None
     if "Dealer" in headers:
         text, line = headers["Dealer"]
-        if not (len(text) == 1 and text.isdigit()):
+        dealer = plain_decimal(text, max_digits=1)
+        if dealer is None:
             raise RecordError(line, f"Dealer must be a seat number, not {text!r}")
-        dealer = int(text)
     if "Seed" not in headers:
         if position is None:
             raise RecordError(last_line, "the record needs a Position or a Seed header")
@@ -158,19 +161,21 @@ def _start_of(headers: dict[str, tuple[str, int]], last_line: int) -> Game:
         game = Game(start, dealer=dealer)
     else:
         seed_text, seed_line = headers["Seed"]
-        if not re.fullmatch(r"0|-?[1-9][0-9]*", seed_text):
-            raise RecordError(seed_line, f"Seed must be an integer, not {seed_text!r}")
+        seed = plain_decimal(seed_text, max_digits=SEED_DIGITS, signed=True)
+        if seed is None:
+            raise RecordError(seed_line, f"Seed must be an integer of at most {SEED_DIGITS} "
+                              f"digits, not {seed_text[:40]!r}")
         if "Trumps" not in headers or dealer is None:
             raise RecordError(seed_line, "a Seed needs the Trumps and Dealer headers too")
         trumps, trumps_line = headers["Trumps"]
         try:
-            start = deal(len(trumps), int(seed_text), dealer, trumps, strict)
+            start = deal(len(trumps), seed, dealer, trumps, strict)
         except ValueError as error:
             raise RecordError(trumps_line, f"cannot deal: {error}") from None
         if position is not None and position[0] != start.tpn():
             raise RecordError(position[1], f"Position does not match the deal of seed "
                               f"{seed_text}, which is {start.tpn()!r}")
-        game = Game(start, seed=int(seed_text), dealer=dealer)
+        game = Game(start, seed=seed, dealer=dealer)
     if dealer is not None and dealer >= game.n_players:
         raise RecordError(headers["Dealer"][1], f"Dealer {dealer} is not a seat of this table")
     if "Trumps" in headers:
@@ -212,14 +217,15 @@ def _apply_result(game: Game, headers: dict[str, tuple[str, int]], last_line: in
             raise RecordError(term_line, f"Termination {termination_text!r} is not one of "
                               f"{names}") from None
     if termination in (Termination.RESIGNATION, Termination.TIMEOUT):
-        match = re.fullmatch(r"loser ([0-9])", result)
-        if match is None:
+        word, _, seat_text = result.partition(" ")
+        loser = plain_decimal(seat_text, max_digits=1) if word == "loser" else None
+        if loser is None:
             raise RecordError(result_line, f"a {termination_text} needs Result 'loser SEAT'")
         try:
             if termination is Termination.RESIGNATION:
-                game.resign(int(match.group(1)))
+                game.resign(loser)
             else:
-                game.timeout(int(match.group(1)))
+                game.timeout(loser)
         except ValueError as error:
             raise RecordError(term_line, str(error)) from None
     elif termination is Termination.ABORTED:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from games.rules.cards import SUIT_LETTERS, format_mask, mask_of, parse_card_codes
 from games.rules.errors import InvalidNotationError
+from games.rules.numerals import plain_decimal
 
 
 @dataclass(slots=True)
@@ -59,9 +60,10 @@ def _parse_hand(text: str, seat: int, allow_hidden: bool, kind: str) -> tuple[li
         if not allow_hidden:
             raise _fail(kind, f"seat {seat}'s hand {text!r}: '?' is only for observations")
         text, _, digits = text.partition("?")
-        if not digits.isascii() or not digits.isdigit() or digits.startswith("0"):
+        count = plain_decimal(digits, max_digits=2)
+        if not count:
             raise _fail(kind, f"seat {seat}'s hand: '?' must end the hand with a count 1..36")
-        hidden = int(digits)
+        hidden = count
         if hidden > 36:
             raise _fail(kind, f"seat {seat}'s hand: ?{hidden} is more than 36 cards")
     if not text and not hidden:
@@ -73,9 +75,10 @@ def _parse_hand(text: str, seat: int, allow_hidden: bool, kind: str) -> tuple[li
 
 
 def _parse_seat(text: str, n: int, what: str, kind: str) -> int:
-    if len(text) != 1 or not text.isdigit() or int(text) >= n:
+    seat = plain_decimal(text, max_digits=1)
+    if seat is None or seat >= n:
         raise _fail(kind, f"{what} {text!r} is not a seat 0..{n - 1}")
-    return int(text)
+    return seat
 
 
 def parse_position(text: str, allow_hidden: bool = False) -> ParsedPosition:

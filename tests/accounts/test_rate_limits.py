@@ -1,5 +1,5 @@
-"""Sign-ups and password-reset mails are limited per address, with a clear message, and the
-refused form keeps what was typed."""
+"""Sign-ups and password-reset mails are limited per address, reset mails also per account,
+with a clear message, and the refused form keeps what was typed."""
 
 import re
 
@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _low_limits(settings):
     cache.clear()
-    settings.ACCOUNT_RATE_LIMITS = {"signup": (2, 3600), "password_reset": (2, 3600)}
+    settings.ACCOUNT_RATE_LIMITS = {"signup": (2, 3600), "password_reset": (2, 3600),
+                                    "password_reset_account": (3, 3600)}
 
 
 def sign_up(client, name):
@@ -68,3 +69,22 @@ def test_password_reset_mails_past_the_limit_are_refused(client):
     assert refused.status_code == 429
     assert "Too many attempts. Please wait" in refused.content.decode()
     assert len(mail.outbox) == 2
+
+
+def test_password_reset_mails_to_one_account_are_limited_from_any_addresses(client):
+    get_user_model().objects.create_user("anna", "anna@example.com", "a-Long-pass-8812")
+    for number, spelling in enumerate(["anna@example.com", "ANNA@example.com",
+                                       " anna@example.com"]):
+        response = client.post("/accounts/password-reset/", {"email": spelling},
+                               REMOTE_ADDR=f"10.2.0.{number}")
+        assert response.status_code == 302
+
+    refused = client.post("/accounts/password-reset/", {"email": "anna@example.com"},
+                          REMOTE_ADDR="10.2.0.9")
+
+    assert refused.status_code == 429
+    assert len(mail.outbox) == 3
+    # Another account is not held back by it.
+    get_user_model().objects.create_user("bert", "bert@example.com", "a-Long-pass-8812")
+    assert client.post("/accounts/password-reset/", {"email": "bert@example.com"},
+                       REMOTE_ADDR="10.2.0.9").status_code == 302

@@ -26,6 +26,7 @@ class Stats:
     acks: list[tuple[int, int, int, str]] = field(default_factory=list)  # match, ply, seat, move
     applied_unacked: list[tuple[int, int, int, str]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    hostile: Counter[str] = field(default_factory=Counter)  # what the hostile sockets met
     games_finished: int = 0
     games_started: int = 0
     connections_open: int = 0
@@ -56,6 +57,7 @@ class Stats:
         self.acks += other.acks
         self.applied_unacked += other.applied_unacked
         self.errors.update(other.errors)
+        self.hostile.update(other.hostile)
         self.games_finished += other.games_finished
         self.games_started += other.games_started
         self.connections_open += other.connections_open

@@ -1,5 +1,6 @@
 """A small run of the load tool in the suite: 10 duels on two daphne processes and 2 games
-against the AI on a real Celery worker, for 20 seconds, every move over a real socket. The
+against the AI on a real Celery worker, for 20 seconds, every move over a real socket, with
+a few hostile sockets sending junk among them (`--hostile`). The
 full-size runs are commands (see docs/reliability.md): this one proves the tool and the
 consistency check work, and that nothing is lost or duplicated under concurrent play."""
 
@@ -8,13 +9,15 @@ from __future__ import annotations
 import pytest
 
 from tests.load.tool import Config, format_report, run_load
+from tests.security.test_fuzz import server_errors
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_ten_duels_and_two_ai_games_for_twenty_seconds(start_asgi_server, celery_worker):
     servers = [start_asgi_server(), start_asgi_server()]
-    config = Config(duels=10, ai_games=2, duration=20, think_min=0.3, think_max=1.2)
+    config = Config(duels=10, ai_games=2, duration=20, think_min=0.3, think_max=1.2,
+                    hostile=0.15)
     pids = {s.name: s.process.pid for s in servers}
 
     report = run_load(config, [str(s.extra["url"]) for s in servers], pids, log=lambda _: None)
@@ -27,3 +30,8 @@ def test_ten_duels_and_two_ai_games_for_twenty_seconds(start_asgi_server, celery
     assert report["errors"] == {}
     assert report["ai_move_ms"], "the AI answered"
     assert report["delivery_to_opponent_ms"]["n"] > 0
+    assert report["hostile_sockets"] == 4
+    assert report["hostile"]["frames sent"] > 100
+    assert "server errors (close 1011)" not in report["hostile"]
+    for server in servers:
+        assert server_errors(server) == []

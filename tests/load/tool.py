@@ -2,6 +2,7 @@
 
     python -m tests.load --duels 500 --duration 300 --think 2 6
     python -m tests.load --duels 0 --ai-games 4 --ai-level 1 --duration 120
+    python -m tests.load --duels 500 --duration 300 --ramp 60 --hostile 0.1
 
 By default it starts its own production topology on this machine (`--servers` daphne processes
 and one Celery worker, `DJANGO_ENV=production`) on its own database (`--database-url`, created
@@ -9,6 +10,10 @@ and migrated if missing) and its own Redis database index, and stops them at the
 matches are created through the ORM and services (the pairing pages are tested elsewhere); every
 move goes over a real socket. The two players of a duel connect to different servers, so every
 move crosses processes through Redis.
+
+With `--hostile 0.1` one socket in ten is hostile (`tests.load.hostile`): it sends junk on
+match, lobby and site sockets and unknown routes; the honest players' figures are reported
+apart from it, and the servers' logs are searched for server errors.
 
 It prints connections held, moves per second, the move round trip (sent -> "ok") and the
 delivery to the opponent (sent -> the opponent's new state) at p50/p95/p99, the AI's move
@@ -54,6 +59,7 @@ class Config:
     seed: int = 0
     rematch: bool = True
     ramp: float = 0.0  # seconds over which the players connect; measured after it
+    hostile: float = 0.0  # the share of all sockets that send junk (tests.load.hostile)
 
 
 @dataclass
@@ -128,7 +134,9 @@ def rotate(servers: list[str], by: int) -> list[str]:
 # --- the clients (in child processes) ---------------------------------------------------------
 
 
-async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: int) -> Stats:
+async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
+               hostiles: list[Any] | None = None) -> Stats:
+    from tests.load.hostile import run_hostile
     from tests.load.players import Player, Seat, Timing
 
     stats = Stats()
@@ -143,7 +151,12 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
             seat = Seat(place.match_id, place.seat, place.cookie, place.servers,
                         ai_level=place.ai_level)
             players.append(Player(seat, timing, stats, random.Random(rng.random()), shared))
+    junk = [asyncio.create_task(run_hostile(place, stop_at, random.Random(rng.random()),
+                                            stats.hostile)) for place in hostiles or []]
     results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+    for result in await asyncio.gather(*junk, return_exceptions=True):
+        if isinstance(result, BaseException):
+            stats.hostile[f"client:{type(result).__name__}"] += 1
     for result in results:
         if isinstance(result, BaseException):
             stats.errors[f"client:{type(result).__name__}:{str(result)[:80]}"] += 1
@@ -160,37 +173,49 @@ async def watch_loop(stats: Stats) -> None:
 
 
 def client_process(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
-                   out: Any) -> None:
+                   out: Any, hostiles: list[Any] | None = None) -> None:
     # As in the servers (yourtrumps_site/asgi.py): what is loaded lives for the whole run, so
     # the collector's full walks leave it out; their pauses would be counted as latency.
     gc.collect()
     gc.freeze()
     started = time.process_time()
-    stats = asyncio.run(play(groups, config, stop_at, seed))
+    stats = asyncio.run(play(groups, config, stop_at, seed, hostiles))
     out.put((stats, time.process_time() - started))
 
 
-def run_clients(groups: list[list[Place]], config: Config) -> tuple[Stats, float]:
-    """Play all games until `config.duration` has passed; the stats and the clients' CPU s."""
+def run_clients(groups: list[list[Place]], config: Config,
+                hostiles: list[Any] | None = None) -> tuple[Stats, float]:
+    """Play all games until `config.duration` has passed; the stats and the clients' CPU s.
+    Hostile sockets run in a client process of their own, so that making their junk does
+    not slow the event loop that times the honest players."""
     stop_at = time.monotonic() + config.ramp + config.duration
-    if config.client_procs <= 1:
-        started = time.process_time()
-        stats = asyncio.run(play(groups, config, stop_at, config.seed))
-        return stats, time.process_time() - started
     from django.db import connections
 
-    connections.close_all()
     # Spawned, not forked: the parent has threads by now (the broadcasts' event loop, Celery's
     # producer) and a child forked while one of them held a lock hung at its first step.
     context = multiprocessing.get_context("spawn")
     out = context.Queue()
-    shares = [groups[i::config.client_procs] for i in range(config.client_procs)]
-    children = [context.Process(target=client_process,
-                                args=(share, config, stop_at, config.seed + i, out))
-                for i, share in enumerate(shares) if share]
-    for child in children:
-        child.start()
+    children = []
+    if hostiles or config.client_procs > 1:
+        connections.close_all()
+    if hostiles:
+        children.append(context.Process(target=client_process,
+                                        args=([], config, stop_at, config.seed + 1000, out,
+                                              hostiles)))
     total, cpu = Stats(), 0.0
+    if config.client_procs <= 1:
+        for child in children:
+            child.start()
+        started = time.process_time()
+        total = asyncio.run(play(groups, config, stop_at, config.seed))
+        cpu = time.process_time() - started
+    else:
+        shares = [groups[i::config.client_procs] for i in range(config.client_procs)]
+        children += [context.Process(target=client_process,
+                                     args=(share, config, stop_at, config.seed + i, out))
+                     for i, share in enumerate(shares) if share]
+        for child in children:
+            child.start()
     for _ in children:
         stats, used = out.get()
         total.merge(stats)
@@ -324,12 +349,22 @@ def child_pids(pid: int) -> list[int]:
 
 
 def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | None = None,
-             log: Any = print) -> dict[str, Any]:
-    """Set up, play, check; the report as a dict (the servers must be running)."""
+             log: Any = print, logs: Path | None = None) -> dict[str, Any]:
+    """Set up, play, check; the report as a dict (the servers must be running). With the
+    folder of the servers' `logs`, the report counts the server errors they tell of."""
+    from tests.load.hostile import create_hostiles, log_errors
+
     server_pids = server_pids or {}
     log(f"setting up {config.duels} duels and {config.ai_games} games against the AI ...")
     started = time.monotonic()
     groups = create_places(config, servers)
+    honest = sum(len(group) for group in groups)
+    share = min(max(config.hostile, 0.0), 0.9)
+    hostiles = create_hostiles(round(honest * share / (1 - share)),
+                               [g[0].match_id for g in groups if len(g) == 2], servers,
+                               config.seed)
+    if hostiles:
+        log(f"  and {len(hostiles)} hostile sockets ({share:.0%} of all)")
     log(f"  set up in {time.monotonic() - started:.1f} s")
     before = {name: proc_figures(pid) for name, pid in server_pids.items()}
     log(f"playing for {config.duration:.0f} s (think {config.think_min}-{config.think_max} s) ...")
@@ -350,7 +385,7 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-    stats, client_cpu = run_clients(groups, config)
+    stats, client_cpu = run_clients(groups, config, hostiles)
     elapsed = time.monotonic() - began
     if sampler_stop is not None:
         sampler_stop.set()
@@ -381,6 +416,9 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         "games_started": stats.games_started,
         "games_finished": stats.games_finished,
         "errors": dict(stats.errors.most_common()),
+        "hostile_sockets": len(hostiles),
+        "hostile": dict(stats.hostile.most_common()),
+        "server_errors": None if logs is None else log_errors(logs),
         "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
         "client_cpu_s": round(client_cpu, 1),
         "machine_cpu_busy": round(machine_busy, 2),
@@ -429,6 +467,13 @@ def format_report(report: dict[str, Any]) -> str:
     lines.append(f"games started {report['games_started']}, finished "
                  f"{report['games_finished']}")
     lines.append(f"errors: {report['errors'] or 'none'}")
+    if report.get("hostile_sockets"):
+        lines.append(f"hostile sockets {report['hostile_sockets']} (not in the figures "
+                     f"above, which are the honest players'): {report['hostile']}")
+    if report.get("server_errors") is not None:
+        errors = report["server_errors"]
+        lines.append(f"server errors in the servers' logs: {len(errors)}"
+                     + (f", e.g. {errors[:3]}" if errors else ""))
     lines.append(f"client: loop lag max {report['client_loop_lag_max_ms']} ms, "
                  f"CPU {report['client_cpu_s']} s; machine CPU busy "
                  f"{report['machine_cpu_busy']:.0%}, load average "
@@ -470,6 +515,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--ai-level", type=int, action="append", dest="ai_levels")
     parser.add_argument("--duration", type=float, default=20.0,
                         help="seconds of play measured (after the ramp)")
+    parser.add_argument("--hostile", type=float, default=0.0, metavar="SHARE",
+                        help="the share of all sockets that are hostile (0.1: one in ten sends "
+                             "junk: bad JSON, wrong types, floods, huge frames, unknown routes)")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="seconds over which the players connect (not measured)")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0),
@@ -497,7 +545,7 @@ def config_of(args: argparse.Namespace) -> Config:
         duels=args.duels, ai_games=args.ai_games, ai_levels=args.ai_levels or [1],
         duration=args.duration, think_min=args.think[0], think_max=args.think[1],
         clock=None if args.clock == "none" else args.clock, rated=not args.casual,
-        client_procs=args.client_procs, seed=args.seed, ramp=args.ramp,
+        client_procs=args.client_procs, seed=args.seed, ramp=args.ramp, hostile=args.hostile,
     )
 
 
@@ -514,6 +562,8 @@ def prepare_environment(args: argparse.Namespace) -> dict[str, str]:
         "CACHE_KEY_PREFIX": "yt-load",
         "DB_CONN_MAX_AGE": args.conn_max_age,
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
+        # Every client of the run comes from this machine's one address.
+        "WS_MAX_SOCKETS_PER_ADDRESS": "1000000",
     }
     os.environ.update(env)
     return env
@@ -535,7 +585,8 @@ def main(argv: list[str] | None = None) -> int:
     config = config_of(args)
     with Topology(args) as topology:
         print(f"servers: {', '.join(topology.servers)} (logs in {topology.logs})")
-        report = run_load(config, topology.servers, topology.pids)
+        report = run_load(config, topology.servers, topology.pids,
+                          logs=None if args.url else topology.logs)
         report["process_logs"] = str(topology.logs)
     print(format_report(report))
     if args.json:

@@ -14,7 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 ROOT = Path(settings.BASE_DIR)
 FORM = re.compile(r"<form\b(?P<attrs>[^>]*)>(?P<body>.*?)</form>", re.S | re.I)
 SAMPLE = {"int": "1", "str": "x", "slug": "x", "uuid": "00000000-0000-0000-0000-000000000000",
-          "path": "x"}
+          "path": "x", "id": "1", "username": "someone", "token": "x"}
 
 
 def template_files() -> list[Path]:

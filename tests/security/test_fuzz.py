@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import random
-import string
 
 import pytest
 import websockets
@@ -23,73 +22,13 @@ from games.play import services
 from games.play.models import Match, Move, Seat
 from games.play.services import Player
 from tests.load.client import connect
+from tests.load.hostile import hostile_frame
 from tests.load.sessions import session_cookie
 from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_TOO_BIG
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 
 FRAMES = int(os.environ.get("FUZZ_FRAMES", "2000"))
-KNOWN_TYPES = ["move", "trump", "resign", "abort", "draw_offer", "draw_accept",
-               "draw_decline", "claim_victory", "rematch", "sync", "announce"]
-ODD_VALUES = [None, True, False, 0, -1, 1.5, 10**30, float("nan"), float("inf"), "", "x" * 300,
-              [], {}, [1, [2, [3]]], {"a": {"b": None}}, "\u0000", "\ud800", "9H", "+3",
-              "QH-7D", "🂡" * 5, -(10**6)]
-
-
-def random_text(rng: random.Random, size: int) -> str:
-    alphabet = string.printable + "{}[]\":,\\\u00e9\u0416\u4e2d\U0001f0a1"
-    return "".join(rng.choice(alphabet) for _ in range(size))
-
-
-def hostile_frame(rng: random.Random, ply: int) -> str | bytes:
-    """One frame that must not change the match: never a valid action of a player."""
-    kind = rng.randrange(14)
-    if kind == 0:
-        return random_text(rng, rng.randrange(0, 200))
-    if kind == 1:
-        return rng.randbytes(rng.randrange(0, 300))  # a binary frame
-    if kind == 2:  # truncated or mangled JSON of a real message
-        text = json.dumps({"type": "move", "move": "QH-7D", "ply": ply})
-        cut = rng.randrange(len(text))
-        return text[:cut] + random_text(rng, rng.randrange(3))
-    if kind == 3:
-        return json.dumps(rng.choice(ODD_VALUES))  # valid JSON, not an object
-    if kind == 4:  # unknown or mistyped `type`
-        return json.dumps({"type": rng.choice([*ODD_VALUES, "dance", "MOVE", "move ", "sync2"])})
-    if kind == 5:  # a known type with wrong fields or values
-        message = {"type": rng.choice(KNOWN_TYPES)}
-        for _ in range(rng.randrange(1, 4)):
-            message[rng.choice(["move", "ply", "suit", "text", "extra", "type2"])] = (
-                rng.choice(ODD_VALUES))
-        if message["type"] in {"sync", "resign", "abort", "draw_offer", "draw_accept",
-                               "draw_decline", "claim_victory", "rematch"}:
-            message["unexpected"] = 1  # extra fields are refused: never a valid action
-        return json.dumps(message)
-    if kind == 6:  # a move at a wrong ply (stale or future): refused, nothing changes
-        wrong = rng.choice([ply + 1, ply + 7, max(0, ply - 1) if ply else ply + 2, 99_999])
-        return json.dumps({"type": "move", "move": rng.choice(["9H", "+3", "QH-7D", "6S"]),
-                           "ply": wrong})
-    if kind == 7:  # deep nesting
-        depth = rng.choice([50, 900, 1500, 3000, 8000])
-        return rng.choice("[{") * depth if rng.random() < 0.5 else "[" * depth + "]" * depth
-    if kind == 8 and rng.random() < 0.2:  # a huge frame (it closes the socket: rarer)
-        return json.dumps({"type": "sync", "pad": "x" * rng.choice([2_100, 20_000, 200_000])})
-    if kind == 9:  # big numbers and odd literals
-        return rng.choice(['{"type":"move","move":"9H","ply":' + "9" * 5000 + "}",
-                           '{"type":"move","move":"9H","ply":NaN}',
-                           '{"type":"move","move":"9H","ply":-Infinity}',
-                           '{"type":"move","move":"9H","ply":1e999}',
-                           '{"type":"trump","suit":"S","suit":"X"}'])
-    if kind == 10:  # bad unicode escapes and control characters
-        return rng.choice(['{"type":"\\ud800"}', '{"type":"move","move":"\\udfff\\ud800","ply":0}',
-                           '{"type":"\\u0000sync"}', "\x00\x01\x02", '"\\x"'])
-    if kind == 11:
-        return json.dumps({"type": "trump", "suit": rng.choice(["s", "X", "SS", "", "♠", 1])})
-    if kind == 12:
-        return ""
-    return json.dumps({"type": "sync"})  # valid: answered with the state, changes nothing
-
-
 def snapshot(match_id: int) -> tuple:
     match = Match.objects.get(pk=match_id)
     seats = list(Seat.objects.filter(match=match).order_by("index")
