@@ -12,7 +12,7 @@ JS_TESTS := node --test tests/js/*.test.js
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck production bench msgfmt
+.PHONY: run test lint production bench msgfmt
 
 # The translations are compiled here from locale/*/LC_MESSAGES/django.po; the .mo files are
 # build products and never committed.
