@@ -59,6 +59,7 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(ESLINT) .
+	$(JS_TESTS)
 
 # The production topology on one machine: two daphne processes and a Celery worker on
 # PostgreSQL and Redis (see README).
