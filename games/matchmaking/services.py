@@ -43,6 +43,7 @@ from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry
 from games.play.models import Match, Seat, Status
 from games.play.services import Player, match_create
 from games.play.time_control import TimeControl, offered_live
+from notifications.services import notification_challenge
 from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)
@@ -409,6 +410,8 @@ def challenge_create(
         if challenged is not None:
             challenged_id = challenged.pk
             transaction.on_commit(lambda: _user_changed(challenged_id))
+            # Every open page of theirs, not only the lobby, hears of it.
+            notification_challenge(challenge=challenge)
     return challenge
 
 
