@@ -32,7 +32,9 @@ def test_a_challenge_tells_the_challenged_player_once(alice, bob):
     assert not Notification.objects.filter(user=alice).exists()
     item = selectors.notification_item(selectors.notification_get(notification_id=told.pk))
     Item.model_validate(item)
-    assert item["alert"] and "alice" in item["text"] and "3+2" in item["text"]
+    assert item["alert"]
+    assert "alice" in item["text"]
+    assert "3+2" in item["text"]
     assert item["accept_url"] == f"/challenge/{made.token}/accept/"
 
 
@@ -45,7 +47,8 @@ def test_an_answered_challenge_offers_no_accept_any_more(alice, bob):
     made = challenge(alice, bob)
     matchmaking.challenge_decline(user=bob, token=made.token)
     item = selectors.notification_item(Notification.objects.get(user=bob))
-    assert item["accept_url"] is None and item["decline_url"] is None
+    assert item["accept_url"] is None
+    assert item["decline_url"] is None
 
 
 def test_the_text_is_in_the_active_language(alice, bob):
@@ -53,7 +56,8 @@ def test_the_text_is_in_the_active_language(alice, bob):
     notification = Notification.objects.get(user=bob)
     with translation.override("ru"):
         text = selectors.notification_text(notification)
-    assert "alice" in text and text != selectors.notification_text(notification)
+    assert "alice" in text
+    assert text != selectors.notification_text(notification)
 
 
 def test_a_rematch_offer_tells_the_other_player(duel, alice, bob):
@@ -117,7 +121,8 @@ def test_a_turn_is_told_once_and_not_once_the_game_moved_on(duel, alice, bob):
                                       ply=match.ply + 1) is None
     reminder = services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply,
                                           reminder=True)
-    assert reminder is not None and reminder.kind == Kind.REMINDER
+    assert reminder is not None
+    assert reminder.kind == Kind.REMINDER
 
 
 def test_marking_read_one_and_all(alice, bob, make_user):
@@ -150,6 +155,7 @@ def test_preferences_default_then_chosen(bob, settings):
     assert not selectors.wants(user_id=bob.pk, kind="turn", channel="email")
     services.preferences_set(user_id=bob.pk, channels={"challenge": {"push"}, "turn": {"email"}})
     chosen = selectors.preferences_of(user_id=bob.pk)
-    assert chosen["challenge"] == {"push"} and chosen["turn"] == {"email"}
+    assert chosen["challenge"] == {"push"}
+    assert chosen["turn"] == {"email"}
     services.email_unsubscribe(user_id=bob.pk, kinds=["turn"])
     assert selectors.preferences_of(user_id=bob.pk)["turn"] == set()
