@@ -2,8 +2,8 @@
 `notify.email` and `notify.push` (`notifications.tasks`), each in the player's saved language.
 
 E-mail: at most one per game (or challenge) and player per `NOTIFICATIONS_EMAIL_GAP_SECONDS`,
-with a link that unsubscribes from that kind without logging in (a signed token) and the
-one-click headers of RFC 8058. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
+with a link that unsubscribes from that kind without logging in (a signed token), also in
+the `List-Unsubscribe` header. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
 encrypted for the browser (aes128gcm, RFC 8291), through pywebpush; a subscription the push
 service says is gone (404, 410) is removed.
 """
@@ -120,8 +120,9 @@ def _email(user: User, notification: Notification) -> None:
     message = EmailMessage(
         subject=subject[:180], body=body, to=[user.email],
         headers={
+            # No List-Unsubscribe-Post (RFC 8058): its POST carries no CSRF token, and no view
+            # of the site is exempt; a mail client that opens this link unsubscribes as well.
             "List-Unsubscribe": f"<{unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
     )

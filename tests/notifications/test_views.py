@@ -90,17 +90,18 @@ def test_a_push_subscription_is_checked_before_it_is_kept(bob, settings):
 
 def test_the_unsubscribe_link_needs_no_log_in_and_refuses_a_forged_token(bob):
     token = delivery.unsubscribe_token(user_id=bob.pk, kind="turn")
-    client = Client()
-    assert client.get(f"/notifications/unsubscribe/{token}/").status_code == 200
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(f"/notifications/unsubscribe/{token}/")
+    assert page.status_code == 200
     assert "email" not in selectors.preferences_of(user_id=bob.pk)["turn"]
-    client.post(f"/notifications/unsubscribe/{token}/", {"action": "resubscribe"})
+    csrf = client.cookies["csrftoken"].value
+    assert client.post(f"/notifications/unsubscribe/{token}/",
+                       {"action": "resubscribe"}).status_code == 403  # no token: refused
+    client.post(f"/notifications/unsubscribe/{token}/",
+                {"action": "resubscribe", "csrfmiddlewaretoken": csrf})
     assert "email" in selectors.preferences_of(user_id=bob.pk)["turn"]
-    # A mail client's one-click (RFC 8058): a POST with no CSRF token.
-    one_click = Client(enforce_csrf_checks=True).post(
-        f"/notifications/unsubscribe/{token}/", {"List-Unsubscribe": "One-Click"})
-    assert one_click.status_code == 200
-    assert "email" not in selectors.preferences_of(user_id=bob.pk)["turn"]
-    client.post(f"/notifications/unsubscribe/{token}/", {"action": "all"})
+    client.post(f"/notifications/unsubscribe/{token}/",
+                {"action": "all", "csrfmiddlewaretoken": csrf})
     assert all("email" not in kinds for kinds in selectors.preferences_of(user_id=bob.pk).values())
     forged = token[:-3] + ("abc" if not token.endswith("abc") else "xyz")
     assert client.get(f"/notifications/unsubscribe/{forged}/").status_code == 400
