@@ -128,6 +128,11 @@ class WebSocketLimits:
         except Disconnected:
             self.ws_gone = True
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # Channels' JSON consumer sends through `super().send`, which would pass over the
+        # `send` above: the JSON consumers' replies go through it here.
+        await self.send(text_data=await self.encode_json(content), close=close)  # type: ignore[attr-defined]
+
     async def close(self, *args: Any, **kwargs: Any) -> None:
         await super().close(*args, **kwargs)  # type: ignore[misc]
         self.ws_gone = True

@@ -117,3 +117,24 @@ def test_json_nesting_is_measured_outside_strings():
     assert json_too_deep("[" * 5, 3)
     assert json_too_deep('{"a": [[{"b": []}]]}', 3)
     assert not json_too_deep("[[]]" * 50, 3)
+
+
+async def test_a_reply_to_a_client_that_has_left_is_dropped_not_a_server_error():
+    """Daphne refuses a send on a protocol that has closed (autobahn's `Disconnected`); a client
+    that sends junk and leaves at once must not make the consumer fail with a traceback, also
+    when the reply goes through the JSON consumer's `send_json`."""
+    from autobahn.exception import Disconnected
+
+    from yourtrumps_site.consumers import SiteConsumer
+
+    async def closed_protocol(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    consumer = SiteConsumer()
+    consumer.scope = {"type": "websocket", "path": "/ws/site/", "headers": [], "user": None}
+    consumer.base_send = closed_protocol
+
+    await consumer.receive(text_data="not json")  # refused with an error frame that cannot go out
+
+    assert consumer.ws_gone is True
+    await consumer.send_json({"type": "error"})  # and nothing more is attempted
