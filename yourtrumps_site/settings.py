@@ -337,6 +337,11 @@ WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
 WS_BURST = env.int("WS_BURST", default=40)
 WS_MAX_JSON_DEPTH = 32
+# Frames a connection may send that the server cannot understand before it is closed (4008),
+# and how long a session closed for abuse (flood, huge frame, junk) may not open sockets
+# (`yourtrumps_site.ws_cooldown`). An honest client sends no such frame.
+WS_MAX_BAD_FRAMES = _positive_int("WS_MAX_BAD_FRAMES", 10)
+WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
 # Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
 # signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
 # a household, a school or a mobile carrier shares one address).
