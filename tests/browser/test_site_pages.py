@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts.models import PlayerRating
 from tests.accounts.conftest import finish_game
 from tests.browser.test_security import watched
 from tests.support.processes import ManagedProcess
@@ -60,4 +61,31 @@ def test_the_rating_chart_in_a_language_with_a_decimal_comma(user_page, width, l
     line = page.locator("[data-testid=rating-chart] polyline").bounding_box()
     assert line is not None
     assert line["width"] > 100
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_leaderboard_shows_provisional_players_below_the_established(new_page, width):
+    strong, keen, fresh = make_users(f"strong_{width}", f"keen_{width}", f"fresh_{width}")
+    now = timezone.now()
+    for user, rating, deviation, games in [(strong, 1720, 60, 30), (keen, 1880, 160, 6),
+                                           (fresh, 1500, 500, 0)]:
+        PlayerRating.objects.update_or_create(user=user, defaults={
+            "rating": rating, "deviation": deviation, "games": games, "last_rated_at": now})
+    page = new_page(viewport=WIDTHS[width])
+    problems = watched(page)
+    page.goto("/leaderboard/")
+    established = page.get_by_test_id("leaderboard-established")
+    provisional = page.get_by_test_id("leaderboard-provisional")
+    expect(established.get_by_role("link", name=strong.username)).to_be_visible()
+    expect(provisional.get_by_role("link", name=keen.username)).to_be_visible()
+    expect(provisional).to_contain_text("1880?")
+    expect(page.get_by_role("link", name=fresh.username)).to_have_count(0)
+    expect(page.get_by_test_id("leaderboard-rule")).to_contain_text("after 11 to 16 rated games")
+    above = established.bounding_box()
+    below = provisional.bounding_box()
+    assert above is not None
+    assert below is not None
+    assert below["y"] >= above["y"] + above["height"] - 1
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert problems == []
