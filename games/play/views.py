@@ -158,6 +158,7 @@ def board_labels() -> dict[str, Any]:
         "opponentOffersRematch": _("{name} wants a rematch"),
         "replay": _("Replay"),
         "confirmResign": _("Resign this game?"),
+        "cancel": _("Cancel"),
         "won": _("You won"),
         "lost": _("You lost"),
         "draw": _("Draw"),

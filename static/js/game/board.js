@@ -20,7 +20,7 @@ export class Board {
     this.selected = null; // the beater chosen, waiting for the second card
     this.receivedAt = 0;
     this.serverOffset = 0;
-    this.confirmingResign = false;
+    this.resignDialog = null; // the open confirmation of a resignation (panel.js)
     this.parts = {
       top: root.querySelector("[data-part=top]"),
       bottom: root.querySelector("[data-part=bottom]"),
@@ -50,7 +50,7 @@ export class Board {
     this.receivedAt = performance.now();
     this.serverOffset = next.server_time_ms - Date.now();
     if (!previous || previous.ply !== next.ply || !this.isMyTurn()) this.selected = null;
-    if (!previous || previous.status !== next.status) this.confirmingResign = false;
+    if (previous && previous.status !== next.status) this.closeResign();
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     this.render();
     if (before) this.animateFrom(before, next.last_move);
