@@ -187,8 +187,12 @@ def table_leave(*, user: User, token: str) -> bool:
 def _creator_locked(user: User, token: str) -> tuple[Table, dict[int, TableSeat]]:
     table = _locked(token)
     if table.creator_id != user.pk:
-        raise MatchmakingError(errors.NOT_CREATOR, _("Only the table's creator may do that."))
+        raise _not_creator()
     return table, _seats(table)
+
+
+def _not_creator() -> MatchmakingError:
+    return MatchmakingError(errors.NOT_CREATOR, _("Only the table's creator may do that."))
 
 
 def table_fill_ai(
@@ -229,10 +233,16 @@ def table_start(*, user: User, token: str, now: datetime | None = None) -> Match
     same match."""
     now = now or timezone.now()
     with transaction.atomic():
-        started = Table.objects.filter(token=token, creator=user, match__isnull=False).first()
-        if started is not None and started.match is not None:
-            return started.match
-        table, seats = _creator_locked(user, token)
+        # Locked whether started or not: a start that waited for another one's lock finds
+        # the table started and returns its match.
+        table = Table.objects.select_for_update().filter(token=token).first()
+        if table is None:
+            raise _gone()
+        if table.creator_id != user.pk:
+            raise _not_creator()
+        if table.match is not None:
+            return table.match
+        seats = _seats(table)
         users = lock_users(sorted(_people(seats)))
         if len(seats) < table.n_players:
             raise MatchmakingError(errors.NOT_FULL,
