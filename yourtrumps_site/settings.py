@@ -235,11 +235,16 @@ MATCHMAKING_WAVE_SECONDS = 3.0
 MATCHMAKING_ALIVE_SECONDS = 15.0
 # How long a challenge to a player stays open.
 MATCHMAKING_CHALLENGE_MINUTES = 10.0
+# How long a player waits in a table's quick-pairing pool before being offered the AI in
+# the other seats.
+MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0
 # (attempts, seconds) per action and user.
 MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
     "seek_create": (10, 60),
     "challenge_create": (10, 600),
+    "table_create": (10, 60),
+    "table_join": (30, 60),
 }
 
 # --- Accounts ---------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ const LOBBY_NOT_DRAWN = {
 };
 
 test("the lobby reads every field of the lobby message", () => {
-  const sources = code(["lobby.js", "challenge.js", "socket.js"].map((file) => `../../static/js/lobby/${file}`));
+  const sources = code(["lobby.js", "challenge.js", "socket.js", "tables.js"].map((file) => `../../static/js/lobby/${file}`));
   const fields = fieldsOf(schemas.lobby.lobby);
   assert.deepEqual(unread(fields, sources).sort(), Object.keys(LOBBY_NOT_DRAWN).sort());
 });

@@ -97,8 +97,8 @@ def match_create(
         raise ValueError(f"Svoi Kozyri is played by 2, 3 or 4 players, not {n}")
     if variant not in Variant.values:
         raise ValueError(f"unknown variant {variant!r}")
-    if rated and (n != 2 or any(p.user is None for p in players) or not time_control.timed):
-        raise ValueError("only a timed duel between two accounts can be rated")
+    if rated and (any(p.user is None for p in players) or not time_control.timed):
+        raise ValueError("only a timed game between accounts can be rated")
     clock_initial = time_control.initial
     rng = random.SystemRandom()
     seed = rng.randrange(2**63) if seed is None else seed
