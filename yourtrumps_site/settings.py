@@ -225,6 +225,10 @@ GAMES_TRUMP_CHOICE_SECONDS = 30
 GAMES_PRESENCE_LEASE_SECONDS = 45
 # How long a player must be gone, on their own turn, before the others may claim the game.
 GAMES_CLAIM_AFTER_SECONDS = 30
+# At a table of 3-4: how long the person to move may be gone (no game socket) before the AI
+# takes their seat over, and how long they may take to move at an untimed table.
+GAMES_TABLE_ABSENCE_SECONDS = 30
+GAMES_TABLE_MOVE_LIMIT_SECONDS = 120
 # How long the AI may take to answer before its task is sent again.
 GAMES_AI_STALL_SECONDS = 20
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.

@@ -93,7 +93,9 @@ export class Board {
   isMyTurn() { return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you; }
   seatName(index) {
     const seat = this.state.seats[index];
-    return index === this.state.you ? this.labels.you : seat.name;
+    const name = index === this.state.you ? this.labels.you : seat.name;
+    // A person's seat the AI took over at a table: "AI for <name>".
+    return seat.taken_over ? fill(this.labels.aiFor, { name }) : name;
   }
   nowServer() { return Date.now() + this.serverOffset; }
 
@@ -151,7 +153,7 @@ export class Board {
       }
       head.append(rating);
     }
-    if (seat.kind !== "ai" && !seat.connected && s.status === "playing") head.append(el("span", "offline", this.labels.offline));
+    if (seat.kind !== "ai" && !seat.taken_over && !seat.connected && s.status === "playing") head.append(el("span", "offline", this.labels.offline));
     if (seat.trump) {
       const badge = suitBadge(seat.trump, this.labels, fill(this.labels.trump, { suit: this.labels.suits[seat.trump] }));
       badge.classList.add("trump-badge");

@@ -18,9 +18,9 @@ export const panelMethods = {
         status.classList.add("my-turn");
         if (this.selected) text = this.labels.chooseSecond;
         else text = s.pile.length ? this.labels.yourTurnBeat : this.labels.yourTurnLead;
-      } else if (mover.kind === "ai") {
+      } else if (mover.kind === "ai" || mover.taken_over) {
         status.classList.add("thinking");
-        text = fill(this.labels.aiThinking, { name: mover.name });
+        text = fill(this.labels.aiThinking, { name: this.seatName(s.to_move) });
       } else {
         text = fill(this.labels.theirTurn, { name: this.seatName(s.to_move) });
       }
