@@ -124,6 +124,7 @@ export const panelMethods = {
     if (s.status === "aborted") return this.labels.aborted;
     if (s.result.loser === null) return this.labels.draw;
     if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
+    if (s.n_players > 2) return fill(this.labels.loser, { name: s.seats[s.result.loser].name });
     const winner = s.seats.find((seat) => seat.result === "win");
     return winner ? fill(this.labels.winner, { name: winner.name }) : "";
   },
