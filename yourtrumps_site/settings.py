@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "yourtrumps_site",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +112,7 @@ TEMPLATES = [
                 "yourtrumps_site.i18n.languages_by_own_name",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.notifications",
             ],
         },
     },
@@ -216,6 +218,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic tasks, for `celery beat` (make production runs one): old notifications are
+# pruned every this many seconds (their age: NOTIFICATIONS_KEEP_DAYS below).
+NOTIFICATIONS_PRUNE_SECONDS = env.int("NOTIFICATIONS_PRUNE_SECONDS", default=6 * 3600)
+CELERY_BEAT_SCHEDULE = {
+    "notifications-prune": {"task": "notify.prune", "schedule": float(NOTIFICATIONS_PRUNE_SECONDS)},
+}
 
 # --- Play and matchmaking -------------------------------------------------------------------
 # Every tunable of the games app, in seconds unless named otherwise; tests override them.
@@ -250,6 +258,42 @@ MATCHMAKING_RATE_LIMITS = {
     "table_create": (10, 60),
     "table_join": (30, 60),
 }
+
+# --- Notifications ---------------------------------------------------------------------------
+# How long a notification is kept, read or not (the beat task `notify.prune` removes older ones).
+NOTIFICATIONS_KEEP_DAYS = env.int("NOTIFICATIONS_KEEP_DAYS", default=30)
+# At most one e-mail per game (or challenge) and player in this many seconds.
+NOTIFICATIONS_EMAIL_GAP_SECONDS = env.int("NOTIFICATIONS_EMAIL_GAP_SECONDS", default=3600)
+# How many of the newest notifications the header's list shows.
+NOTIFICATIONS_LIST_LENGTH = 20
+# The channels of each kind for a player who has not chosen (the settings page changes them).
+NOTIFICATIONS_DEFAULT_CHANNELS = {
+    "challenge": ["email", "push"],
+    "rematch": ["push"],
+    "draw_declined": ["push"],
+    "turn": ["email", "push"],
+    "reminder": ["email", "push"],
+    "finished": ["push"],
+}
+# The site's address as seen from outside, for the links in e-mails and push messages (which
+# no request carries).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Web Push (RFC 8030/8291/8292). Without both keys the site offers no push at all;
+# `manage.py vapid_keys` prints a new pair (base64url: the raw private scalar, the
+# uncompressed public point).
+WEBPUSH_VAPID_PUBLIC_KEY = env.str("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+# Who the push services may write to about this sender (a mailto: or https: URL).
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:noreply@localhost")
+# How long a push service keeps a message for a browser that is offline, and how long the
+# site waits for the push service to answer.
+WEBPUSH_TTL_SECONDS = 24 * 3600
+WEBPUSH_TIMEOUT_SECONDS = 10.0
+if bool(WEBPUSH_VAPID_PUBLIC_KEY) != bool(WEBPUSH_VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY go together: set both "
+        "(manage.py vapid_keys prints a pair) or neither."
+    )
 
 # --- Accounts ---------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

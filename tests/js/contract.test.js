@@ -91,3 +91,10 @@ test("every field is found, nested ones included", () => {
     assert.ok(fields.includes(field), field);
   }
 });
+
+test("the header's script reads every field of the site socket's notification messages", () => {
+  const sources = code(["../../static/js/notifications.js", "../../static/js/site.js"]);
+  for (const type of ["notifications", "notification"]) {
+    assert.deepEqual(unread(fieldsOf(schemas.site[type]), sources), [], type);
+  }
+});
