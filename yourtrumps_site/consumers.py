@@ -26,6 +26,7 @@ from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
 MAX_ANNOUNCEMENT_LENGTH = 500
+NOT_UNDERSTOOD_CODES = frozenset({"bad_json", "unknown_type"})  # junk, not a refused request
 
 
 class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -55,6 +56,8 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         if refusal is not None:
             code, detail = refusal
             await self.send_json({"type": "error", "code": code, "detail": detail})
+            if code in NOT_UNDERSTOOD_CODES:
+                await self.ws_strike()
             return
         await self.channel_layer.group_send(
             SITE_GROUP, {"type": "site.announcement", "text": text}

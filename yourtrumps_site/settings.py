@@ -233,6 +233,10 @@ GAMES_TRUMP_CHOICE_SECONDS = 30
 GAMES_PRESENCE_LEASE_SECONDS = 45
 # How long a player must be gone, on their own turn, before the others may claim the game.
 GAMES_CLAIM_AFTER_SECONDS = 30
+# At a table of 3-4: how long the person to move may be gone (no game socket) before the AI
+# takes their seat over, and how long they may take to move at an untimed table.
+GAMES_TABLE_ABSENCE_SECONDS = 30
+GAMES_TABLE_MOVE_LIMIT_SECONDS = 120
 # How long the AI may take to answer before its task is sent again.
 GAMES_AI_STALL_SECONDS = 20
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
@@ -243,11 +247,16 @@ MATCHMAKING_WAVE_SECONDS = 3.0
 MATCHMAKING_ALIVE_SECONDS = 15.0
 # How long a challenge to a player stays open.
 MATCHMAKING_CHALLENGE_MINUTES = 10.0
+# How long a player waits in a table's quick-pairing pool before being offered the AI in
+# the other seats.
+MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0
 # (attempts, seconds) per action and user.
 MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
     "seek_create": (10, 60),
     "challenge_create": (10, 600),
+    "table_create": (10, 60),
+    "table_join": (30, 60),
 }
 
 # --- Notifications ---------------------------------------------------------------------------
@@ -381,6 +390,11 @@ WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
 WS_BURST = env.int("WS_BURST", default=40)
 WS_MAX_JSON_DEPTH = 32
+# Frames a connection may send that the server cannot understand before it is closed (4008),
+# and how long a session closed for abuse (flood, huge frame, junk) may not open sockets
+# (`yourtrumps_site.ws_cooldown`). An honest client sends no such frame.
+WS_MAX_BAD_FRAMES = _positive_int("WS_MAX_BAD_FRAMES", 10)
+WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
 # Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
 # signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
 # a household, a school or a mobile carrier shares one address).
@@ -422,9 +436,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {
+        "cancelled_cleanup": {"()": "yourtrumps_site.log_filters.CancelledCleanupIsNotAnError"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
+        "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "axes": {"level": "WARNING"},
