@@ -82,7 +82,7 @@ def notification_email_send(*, notification_id: int, now: datetime | None = None
     it yet and got no mail of that game in the last gap. True if a mail went out.
 
     The player's row is locked while deciding, so two workers (a task delivered twice, two
-    moments of one game at once) never both mail."""
+    moments of one game at once) never both mail; the mail goes once the decision commits."""
     now = now or timezone.now()
     with transaction.atomic():
         head = Notification.objects.filter(pk=notification_id).values("user_id").first()
@@ -98,7 +98,9 @@ def notification_email_send(*, notification_id: int, now: datetime | None = None
         if _recently_emailed(notification, now):
             return False
         Notification.objects.filter(pk=notification.pk).update(emailed_at=now)
-        _email(user, notification)
+        # Sent once the mark is committed: a task delivered again finds it marked, so a mail
+        # goes out at most once (a worker lost between the two loses that one mail).
+        transaction.on_commit(lambda: _email(user, notification))
     return True
 
 

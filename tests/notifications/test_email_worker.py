@@ -70,7 +70,7 @@ def test_a_game_mails_a_player_at_most_once_an_hour(make_user, worker_outbox):
     services.notification_turn(match_id=second.pk, user_id=dora.pk, ply=second.ply)
 
     mails = worker_outbox.wait_for("gapdora@example.com", 2)
-    assert len(mails) == 2
+    assert len(mails) == 2, worker_outbox.messages()
     emailed = Notification.objects.filter(user=dora, emailed_at__isnull=False)
     assert sorted(emailed.values_list("match_id", flat=True)) == sorted([first.pk, second.pk])
     assert Notification.objects.filter(user=dora).count() == 3

@@ -27,7 +27,7 @@ class WorkerOutbox:
                     found.append(message)  # type: ignore[arg-type]
         return found
 
-    def wait_for(self, to: str, count: int, timeout: float = 30) -> list[EmailMessage]:
+    def wait_for(self, to: str, count: int, timeout: float = 60) -> list[EmailMessage]:
         """The mail to `to` once at least `count` have arrived (polled: another process
         writes it, and nothing tells this one when)."""
         deadline = time.monotonic() + timeout
