@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import PlayerRating
+from games.matchmaking import services as matchmaking
 from tests.accounts.conftest import finish_game
 from tests.browser.test_security import watched
 from tests.support.processes import ManagedProcess
@@ -88,4 +89,29 @@ def test_the_leaderboard_shows_provisional_players_below_the_established(new_pag
     assert below is not None
     assert below["y"] >= above["y"] + above["height"] - 1
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_challenge_link_is_copied_with_one_click(user_page, width):
+    (anna,) = make_users(f"anna_copy_{width}")
+    challenge = matchmaking.challenge_create(challenger=anna, challenged=None,
+                                             time_control="3+2", rated=False)
+    page = user_page(anna, viewport=WIDTHS[width],
+                     permissions=["clipboard-read", "clipboard-write"])
+    problems = watched(page)
+    page.goto(f"/challenge/{challenge.token}/")
+    share = page.get_by_test_id("share-url")
+    copy = page.get_by_test_id("copy-share-url")
+    expect(copy).to_be_visible()
+    field, button = share.bounding_box(), copy.bounding_box()
+    assert field is not None
+    assert button is not None
+    assert button["x"] + button["width"] <= WIDTHS[width]["width"]
+    copy.click()
+    expect(page.get_by_test_id("copy-status")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == share.input_value()
+    assert share.input_value().endswith(f"/challenge/{challenge.token}/")
+    # The expiry's time ends the sentence with its own full stop ("3:07 p.m."), never two.
+    assert ".." not in page.locator("main").inner_text()
     assert problems == []
