@@ -115,3 +115,23 @@ def test_a_challenge_link_is_copied_with_one_click(user_page, width):
     # The expiry's time ends the sentence with its own full stop ("3:07 p.m."), never two.
     assert ".." not in page.locator("main").inner_text()
     assert problems == []
+
+
+def test_the_lockout_page_names_what_is_locked(new_page):
+    (anna,) = make_users("anna_locked")
+    page = new_page(viewport=WIDTHS["phone"])
+    problems = watched(page)
+    for _ in range(6):
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", anna.username)
+        page.fill("input[name=password]", "wrong password 1")
+        page.locator("form:has(input[name=username]) button[type=submit]").click()
+        page.wait_for_load_state()
+    expect(page.get_by_test_id("locked-title")).to_have_text(
+        "This account is locked at your address")
+    expect(page.get_by_test_id("locked-out")).to_contain_text(
+        "From another network you can still log in")
+    expect(page.get_by_test_id("locked-advice")).to_contain_text("lifts the lock at once")
+    expect(page.get_by_role("link", name="Reset my password")).to_be_visible()
+    # The failed log-ins answered 200 and the lock 429: nothing else went wrong.
+    assert [p for p in problems if "429" not in p] == []
