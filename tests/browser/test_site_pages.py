@@ -135,3 +135,28 @@ def test_the_lockout_page_names_what_is_locked(new_page):
     expect(page.get_by_role("link", name="Reset my password")).to_be_visible()
     # The failed log-ins answered 200 and the lock 429: nothing else went wrong.
     assert [p for p in problems if "429" not in p] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_missing_page_in_the_sites_layout_and_language_with_its_icon(new_page, width):
+    page = new_page(viewport=WIDTHS[width], locale="pl",
+                    extra_http_headers={"Accept-Language": "pl"})
+    problems = watched(page)
+    response = page.goto("/game/999999999/")
+    assert response is not None
+    assert response.status == 404
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Nie ma takiej strony")
+    expect(page.locator(".site-header .brand")).to_be_visible()
+    home = page.url.split("/game/")[0] + "/"
+    page.get_by_role("link", name="Przejdź na stronę główną").click()
+    expect(page).to_have_url(home)
+    # The icon the pages name is the project's SVG, and the old address leads to it.
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    assert icon is not None
+    fetched = page.request.get(icon)
+    assert fetched.status == 200
+    assert fetched.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in fetched.text()
+    assert page.request.get("/favicon.ico").text() == fetched.text()
+    assert [p for p in problems if "404" not in p] == []
