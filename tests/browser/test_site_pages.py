@@ -5,6 +5,7 @@ copy button and the lockout page's words."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -14,6 +15,8 @@ from playwright.sync_api import expect
 
 from accounts.models import PlayerRating
 from games.matchmaking import services as matchmaking
+from games.play import services
+from games.play.services import Player
 from tests.accounts.conftest import finish_game
 from tests.browser.test_security import watched
 from tests.support.processes import ManagedProcess
@@ -160,3 +163,19 @@ def test_a_missing_page_in_the_sites_layout_and_language_with_its_icon(new_page,
     assert "<svg" in fetched.text()
     assert page.request.get("/favicon.ico").text() == fetched.text()
     assert [p for p in problems if "404" not in p] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_finish_it_first_links_to_the_game_to_finish(user_page, width):
+    (anna,) = make_users(f"anna_busy_{width}")
+    match = services.match_create(players=[Player(user=anna), Player(ai_level=1)],
+                                  trumps="SH", seed=5, dealer=1)
+    page = user_page(anna, viewport=WIDTHS[width])
+    problems = watched(page)
+    page.goto("/")
+    page.locator("button[name=pool][value='3+2']").click()
+    expect(page.locator(".messages")).to_contain_text("finish it first")
+    page.get_by_test_id("refusal-link").click()
+    expect(page).to_have_url(re.compile(rf"/game/{match.pk}/$"))
+    expect(page.locator("#game")).to_be_visible()
+    assert problems == []
