@@ -19,6 +19,7 @@ from games.play import services
 from games.play.services import Player
 from tests.accounts.conftest import finish_game
 from tests.browser.test_security import watched
+from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -178,4 +179,20 @@ def test_finish_it_first_links_to_the_game_to_finish(user_page, width):
     page.get_by_test_id("refusal-link").click()
     expect(page).to_have_url(re.compile(rf"/game/{match.pk}/$"))
     expect(page.locator("#game")).to_be_visible()
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_replay_shows_long_names_whole(user_page, width):
+    walker, other = make_users(f"walkthrough_{width[:5]}", f"wanderlust_{width[:5]}")
+    match = play_match([Player(user=walker), Player(user=other)], moves=8, end="resign")
+    page = user_page(walker, viewport=WIDTHS[width])
+    problems = watched(page)
+    page.goto(f"/game/{match.pk}/replay")
+    seats = page.locator(".replay-moves .move-seat")
+    expect(seats.first).to_be_visible()
+    shown = seats.evaluate_all("""nodes => nodes.map(n => ({
+        text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1}))""")
+    assert {entry["text"] for entry in shown} == {walker.username, other.username}
+    assert not any(entry["cut"] for entry in shown)
     assert problems == []
