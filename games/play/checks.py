@@ -112,17 +112,33 @@ def ai_late_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None
     return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
 
 
+def silence_end_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """In an untimed game of one person against the AI, on the person's turn: when the
+    person, silent that long (`GAMES_AI_GAME_SILENCE_SECONDS`), loses it by abandonment. A
+    game with a clock ends by its flag, a game of people by a claim."""
+    if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
+        return None
+    mover = seats[match.to_move]
+    if mover.is_ai or mover.clock_ms is not None:
+        return None
+    if not all(seat.is_ai for seat in seats if seat.index != mover.index):
+        return None
+    return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_GAME_SILENCE_SECONDS)
+
+
 def due_at(match: MatchFacts, seats: Sequence[SeatFacts], *, now: datetime | None = None
            ) -> datetime | None:
     """The next instant the clock acts on the match if nobody does: the trump chooser's
-    timeout, the mover's flag, or the moment the AI to move counts as late (its task is then
-    sent again; once that moment has passed, `now` + the stall time)."""
+    timeout, the mover's flag, the moment the AI to move counts as late (its task is then
+    sent again; once that moment has passed, `now` + the stall time), or the end of a silent
+    untimed game against the AI."""
     if (timeout := trump_timeout_at(match)) is not None:
         return timeout
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late, takeover_at(match, seats))
+    return min((t for t in (flag_at(match, seats), late, takeover_at(match, seats),
+                            silence_end_at(match, seats))
                 if t is not None), default=None)
 
 
