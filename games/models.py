@@ -6,6 +6,6 @@ challenges). They all belong to the app `games` and share its migrations.
 """
 
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek
-from games.play.models import Match, Move, Seat
+from games.play.models import Match, Move, Seat, Vacation
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek"]
+__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek", "Vacation"]

@@ -84,6 +84,8 @@ class SeatState(_Message):
 class Clock(_Message):
     initial: Annotated[int, Field(gt=0)]
     increment: Annotated[int, Field(ge=0)]
+    per_move: bool
+    """Days per move: `initial` seconds for every turn, the clock full again at each."""
 
 
 class TrumpChoiceState(_Message):
@@ -120,6 +122,8 @@ class State(_Message):
     n_players: Annotated[int, Field(ge=2, le=4)]
     dealer: SeatIndex
     clock: Clock | None
+    correspondence: bool
+    """A game played over days: leaving the page ends nothing."""
     you: SeatIndex | None
     seats: list[SeatState]
     pile: list[Card]

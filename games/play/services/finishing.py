@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from games.play import checks
+from games.play import checks, events
 from games.play.models import (
     Match,
     Result,
@@ -61,6 +61,7 @@ def match_finish(
         _rate(match, seats, outcome, now)
     for seat in seats:
         seat.save()
+    events.match_finished(match_id=match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:
