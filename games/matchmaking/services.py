@@ -6,7 +6,9 @@ run a wave of the same pool at once. A wave runs at once when someone joins, and
 whenever a waiting player's lobby socket asks, at most once per `MATCHMAKING_WAVE_SECONDS`: no beat
 process is needed, and a wave asked for twice does nothing the second time.
 
-Seeks and challenges start a match when accepted.
+Seeks and challenges start a match when accepted. A correspondence game (days per move, or
+no clock between friends) is played beside any others: a player may have many at once, and
+neither they nor a live game stop one from starting.
 
 Locking, so that a player never lands in two matches and nothing deadlocks: every change to a
 player's matchmaking state (joining, seeking, being paired, accepting) first locks that
@@ -42,7 +44,7 @@ from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
 from games.play.models import Match, Seat, Status
 from games.play.services import Player, match_create
-from games.play.time_control import TimeControl, offered_live
+from games.play.time_control import TimeControl, offered, offered_live
 from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)
@@ -66,10 +68,13 @@ def _rate_limit(action: str, user: User) -> None:
         )
 
 
-def _time_control(key: str) -> TimeControl:
-    """The offered live time control of a key: the quick-pairing pools, seeks and challenges
-    all use the same set (`games.play.time_control.LIVE`)."""
-    control = offered_live(key)
+def _time_control(key: str, *, live_only: bool = False,
+                  untimed_correspondence: bool = False) -> TimeControl:
+    """The offered time control of a key: the quick-pairing pools use the live set
+    (`games.play.time_control.LIVE`), seeks and challenges the days per move as well
+    (`CORRESPONDENCE`), and a challenge the untimed correspondence game too."""
+    control = offered_live(key) if live_only else offered(
+        key, untimed_correspondence=untimed_correspondence)
     if control is None:
         raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
     return control
@@ -83,11 +88,16 @@ def _lock_users(user_ids: list[int]) -> dict[int, User]:
 
 def _in_live_game(user_id: int) -> bool:
     return Seat.objects.filter(
-        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING]
+        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING],
+        match__correspondence=False,
     ).exists()
 
 
-def _check_free(user: User, *, own: bool = True) -> None:
+def _check_free(user: User, *, own: bool = True, control: TimeControl | None = None) -> None:
+    """A live game may start only for a player in no other live game (`control`: the new
+    game's; a correspondence game may always start)."""
+    if control is not None and control.correspondence:
+        return
     if _in_live_game(user.pk):
         if own:
             raise MatchmakingError(
@@ -111,9 +121,13 @@ def _start_match(
     players = [Player(user=user) for user in users]
     random.SystemRandom().shuffle(players)
     match = match_create(players=players, rated=rated, time_control=time_control, now=now)
+    ids = [user.pk for user in users]
+    if time_control.correspondence:
+        # Played beside the others: the players' pool entries and other seeks stand.
+        transaction.on_commit(lambda: _announce_match(match_id=match.pk, user_ids=ids))
+        return match
     PoolEntry.objects.filter(user__in=users).delete()
     had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
-    ids = [user.pk for user in users]
     transaction.on_commit(lambda: _announce_match(match_id=match.pk, user_ids=ids))
     if had_seeks:
         transaction.on_commit(lobby_changed)
@@ -183,7 +197,7 @@ def pool_join(
     """Wait in the pool of that time control (leaving any other); a wave runs at once.
     Returns the matches that wave made (maybe the player's own)."""
     now = now or timezone.now()
-    _time_control(pool)  # refuses an unknown pool
+    _time_control(pool, live_only=True)  # refuses an unknown pool
     _rate_limit("pool_join", user)
     with transaction.atomic():
         locked = _lock_users([user.pk])[user.pk]
@@ -229,7 +243,7 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
     """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
     pool ran less than `MATCHMAKING_WAVE_SECONDS` ago (any process may ask; one wave runs)."""
     now = now or timezone.now()
-    control = _time_control(pool)
+    control = _time_control(pool, live_only=True)
     interval = settings.MATCHMAKING_WAVE_SECONDS
     matches: list[Match] = []
     if not force and _waved_recently(pool, now, interval):
@@ -327,7 +341,7 @@ def seek_create(
     _rate_limit("seek_create", user)
     with transaction.atomic():
         locked = _lock_users([user.pk])[user.pk]
-        _check_free(locked)
+        _check_free(locked, control=control)
         if Seek.objects.filter(creator=locked, alive_until__gt=now).count() >= MAX_OPEN_SEEKS:
             raise MatchmakingError(
                 errors.TOO_MANY_SEEKS,
@@ -339,7 +353,7 @@ def seek_create(
             )
         seek = Seek.objects.create(
             creator=locked, clock_initial=control.initial, clock_increment=control.increment,
-            rated=rated,
+            correspondence=control.correspondence, rated=rated,
             created_at=now, alive_until=now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS),
             channel_name=channel_name,
         )
@@ -372,11 +386,16 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
         if seek is None or seek.creator_id not in users:
             raise _seek_gone()
-        _check_free(users[user.pk])
-        _check_free(users[seek.creator_id], own=False)
+        control = TimeControl.of(seek)
+        _check_free(users[user.pk], control=control)
+        _check_free(users[seek.creator_id], own=False, control=control)
+        if control.correspondence:
+            # A correspondence seek is taken once; a live one goes with its creator's others.
+            seek.delete()
+            transaction.on_commit(lobby_changed)
         return _start_match(
             users=[users[seek.creator_id], users[user.pk]],
-            time_control=TimeControl.of(seek), rated=seek.rated, now=now,
+            time_control=control, rated=seek.rated, now=now,
         )
 
 
@@ -391,9 +410,14 @@ def challenge_create(
     rated: bool,
     now: datetime | None = None,
 ) -> Challenge:
-    """Challenge one user, or (`challenged` None) make a link anyone logged in may accept."""
+    """Challenge one user, or (`challenged` None) make a link anyone logged in may accept.
+    A correspondence challenge stands for days (`MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS`);
+    the untimed correspondence game is casual."""
     now = now or timezone.now()
-    control = _time_control(time_control)
+    control = _time_control(time_control, untimed_correspondence=True)
+    if rated and not control.timed:
+        raise MatchmakingError(errors.UNRATED_CONTROL,
+                               _("A game without a clock cannot be rated."))
     if challenged is not None and challenged.pk == challenger.pk:
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
@@ -402,9 +426,13 @@ def challenge_create(
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
-            clock_initial=control.initial, clock_increment=control.increment, rated=rated,
+            clock_initial=control.initial, clock_increment=control.increment,
+            correspondence=control.correspondence, rated=rated,
             created_at=now,
-            expires_at=now + timedelta(minutes=settings.MATCHMAKING_CHALLENGE_MINUTES),
+            expires_at=now + (
+                timedelta(days=settings.MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS)
+                if control.correspondence
+                else timedelta(minutes=settings.MATCHMAKING_CHALLENGE_MINUTES)),
         )
         if challenged is not None:
             challenged_id = challenged.pk
@@ -432,11 +460,12 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
     with transaction.atomic():
         users = _lock_users([challenge.challenger_id, user.pk])
         challenge = _challenge_open(token, now, lock=True)
-        _check_free(users[user.pk])
-        _check_free(users[challenge.challenger_id], own=False)
+        control = TimeControl.of(challenge)
+        _check_free(users[user.pk], control=control)
+        _check_free(users[challenge.challenger_id], own=False, control=control)
         match = _start_match(
             users=[users[challenge.challenger_id], users[user.pk]],
-            time_control=TimeControl.of(challenge),
+            time_control=control,
             rated=challenge.rated, now=now,
         )
         challenge.status = ChallengeStatus.ACCEPTED

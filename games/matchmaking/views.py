@@ -17,6 +17,7 @@ from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.forms import ChallengeForm, ChallengeTargetForm, PoolJoinForm
+from games.play.forms import time_control_choices
 from games.play.time_control import LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
 
@@ -61,6 +62,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "pools": [control.key for control in LIVE],
+            "seek_choices": time_control_choices(untimed=False, correspondence=True),
             "lobby_config": lobby_config(request),
         },
     )

@@ -27,10 +27,11 @@ _RUNNING = (Status.TRUMPS, Status.PLAYING)
 @dataclass(frozen=True, slots=True)
 class Mini:
     """A small view of a duel's position, for a list: the viewer's hand, the pile's top
-    card and how many lie in it, the opponent's number of cards, the trumps."""
+    card and how many lie in it, the opponent's number of cards, the trumps. Cards are
+    (rank as printed, suit sign, suit letter): ("10", "♥", "H")."""
 
-    hand: tuple[str, ...]
-    pile_top: str | None
+    hand: tuple[tuple[str, str, str], ...]
+    pile_top: tuple[str, str, str] | None
     pile_size: int
     other_cards: int
     trump: str | None
@@ -118,13 +119,21 @@ def _mini(match: Match, index: int) -> Mini | None:
     pile = state.pile_codes
     hand = sorted(state.hand(index), key=lambda card: card.code)
     return Mini(
-        hand=tuple(str(card) for card in hand),
-        pile_top=CARD_NAMES[pile[-1]] if pile else None,
+        hand=tuple(_printed(str(card)) for card in hand),
+        pile_top=_printed(CARD_NAMES[pile[-1]]) if pile else None,
         pile_size=len(pile),
         other_cards=state.hand_size(1 - index),
         trump=state.trump(index).letter,
         other_trump=state.trump(1 - index).letter,
     )
+
+
+_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def _printed(card: str) -> tuple[str, str, str]:
+    rank, suit = card[0], card[1]
+    return ("10" if rank == "T" else rank, _SIGNS[suit], suit)
 
 
 def next_game(*, user_id: int, after: int | None = None) -> int | None:
