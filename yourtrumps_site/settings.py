@@ -233,8 +233,10 @@ GAMES_DEADLINE_WATCH_SECONDS = 0.25
 GAMES_CORRESPONDENCE_CLAIM_DAYS = 14
 # Days of vacation (every correspondence clock of the player stands still) per 365 days.
 GAMES_VACATION_DAYS_PER_YEAR = 14
-# The games shown on the "your turn" page (the home page shows the first few).
-GAMES_YOUR_TURN_LIMIT = 300
+# The "your turn" list: the running correspondence games it orders (the most recent), the
+# games on one of its pages, and on the home page.
+GAMES_YOUR_TURN_LIMIT = 1000
+GAMES_YOUR_TURN_PER_PAGE = 50
 GAMES_YOUR_TURN_ON_HOME = 5
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0

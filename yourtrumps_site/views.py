@@ -13,7 +13,8 @@ from yourtrumps_site.health import run_checks
 def home(request: HttpRequest) -> HttpResponse:
     """The front page; a signed-in player's correspondence games come first, the ones
     waiting for their move at the top."""
-    games = (correspondence_games(user_id=request.user.pk)[:settings.GAMES_YOUR_TURN_ON_HOME]
+    games = (correspondence_games(user_id=request.user.pk,
+                                  per_page=settings.GAMES_YOUR_TURN_ON_HOME).games
              if request.user.is_authenticated else [])
     return render(request, "home.html", {"corr_games": games, "now": timezone.now()})
 

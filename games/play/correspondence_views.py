@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.play.errors import PlayError
-from games.play.forms import NextGameForm, VacationForm
+from games.play.forms import NextGameForm, VacationForm, YourTurnForm
 from games.play.services.correspondence import vacation_end, vacation_start
 from games.play.your_turn import (
     correspondence_games,
@@ -29,10 +29,13 @@ from games.play.your_turn import (
 @require_GET
 def your_turn(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    games = correspondence_games(user_id=request.user.pk)
+    form = YourTurnForm(request.GET)
+    number = (form.cleaned_data["page"] if form.is_valid() else None) or 1
+    page = correspondence_games(user_id=request.user.pk, page=number)
     return render(request, "games/your_turn.html", {
-        "games": games,
-        "waiting": sum(1 for game in games if game.your_turn),
+        "page": page,
+        "games": page.games,
+        "waiting": page.waiting,
         "now": now,
         "vacation": vacation_current(user_id=request.user.pk, now=now),
     })

@@ -60,6 +60,12 @@ class PlayAIForm(forms.Form):
         self.fields["time_control"].choices = time_control_choices(untimed=True)
 
 
+class YourTurnForm(forms.Form):
+    """`/play/your-turn/?page=N`."""
+
+    page = forms.IntegerField(required=False, min_value=1, max_value=10_000)
+
+
 class NextGameForm(forms.Form):
     """`/play/next/?after=ID`: the game just left, which is not the next one."""
 

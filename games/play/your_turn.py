@@ -2,8 +2,8 @@
 waiting for them first, how many wait (the header badge's number), the next one after a
 move, and their vacations.
 
-A player may have hundreds of games running: the list is two queries (their seats with the
-matches, then the other seats with their users) whatever its length, and the count one.
+A player may have hundreds of games running: a page of the list is three queries whatever
+its length, and the count one.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from django.conf import settings
 from django.db.models import F, QuerySet
 from django.urls import reverse
 
-from games.play import checks
-from games.play.models import Match, Seat, Status, Vacation, Variant
+from games.play.models import Match, Seat, Status, Vacation, Variant, player_name
 from games.play.time_control import TimeControl
 from games.rules import State
 from games.rules.cards import CARD_NAMES
@@ -68,46 +67,86 @@ def your_turn_count(*, user_id: int) -> int:
     return _seats_waiting(user_id).count()
 
 
-def correspondence_games(*, user_id: int, limit: int | None = None) -> list[CorrespondenceGame]:
+@dataclass(frozen=True, slots=True)
+class GamesPage:
+    """One page of a player's correspondence games, and how many there are in all."""
+
+    games: list[CorrespondenceGame]
+    total: int
+    waiting: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    match_id: int
+    index: int
+    your_turn: bool
+    deadline: datetime | None
+
+
+def correspondence_games(*, user_id: int, page: int = 1, per_page: int | None = None
+                         ) -> GamesPage:
     """The user's running correspondence games: those where they are to act first, the
-    most urgent first, then the others by their opponent's deadline (two queries)."""
-    limit = limit or settings.GAMES_YOUR_TURN_LIMIT
+    most urgent first, then the others by their opponent's deadline. Three queries: the
+    order comes from the seats alone (the player's, then the others' with their clocks and
+    names), and only the games of the page asked for are read whole, their positions drawn
+    small."""
+    per_page = per_page or settings.GAMES_YOUR_TURN_PER_PAGE
     own = list(
         Seat.objects.filter(user_id=user_id, match__correspondence=True,
                             match__status__in=_RUNNING)
-        .select_related("match")
-        .order_by("-match_id")[:limit]
+        .values_list("match_id", "index", "clock_ms", "match__to_move",
+                     "match__turn_started_at")
+        .order_by("-match_id")[:settings.GAMES_YOUR_TURN_LIMIT]
     )
-    others: dict[int, list[Seat]] = {}
-    for seat in (Seat.objects.filter(match_id__in=[s.match_id for s in own])
-                 .exclude(user_id=user_id).select_related("user").order_by("index")):
-        others.setdefault(seat.match_id, []).append(seat)
-    games = []
-    for seat in own:
-        match = seat.match
-        games.append(_game(match, seat, others.get(match.pk, [])))
-    games.sort(key=lambda g: (not g.your_turn,
-                              g.deadline.timestamp() if g.deadline else float("inf"),
-                              -g.match_id))
-    return games
+    others: dict[int, list[tuple[int, int | None, str]]] = {}
+    for match_id, index, clock, username, ai_level, guest in (
+        Seat.objects.filter(match_id__in=[row[0] for row in own]).exclude(user_id=user_id)
+        .values_list("match_id", "index", "clock_ms", "user__username", "ai_level",
+                     "guest_id").order_by("index")
+    ):
+        name = player_name(ai_level=ai_level, username=username, guest=bool(guest))
+        others.setdefault(match_id, []).append((index, clock, name))
+    rows = []
+    for match_id, index, clock, to_move, turn_started in own:
+        clocks = {index: clock, **{i: c for i, c, _name in others.get(match_id, [])}}
+        mover_clock = clocks.get(to_move) if to_move is not None else None
+        # When the clock of the seat to act reaches zero: `checks.flag_at` (and the trump
+        # chooser's timeout of a correspondence game) from the same two fields.
+        deadline = (turn_started + timedelta(milliseconds=mover_clock)
+                    if mover_clock is not None and turn_started is not None else None)
+        rows.append(_Row(match_id, index, to_move == index, deadline))
+    rows.sort(key=lambda r: (not r.your_turn,
+                             r.deadline.timestamp() if r.deadline else float("inf"),
+                             -r.match_id))
+    pages = max(1, -(-len(rows) // per_page))
+    page = min(max(1, page), pages)
+    shown = rows[(page - 1) * per_page:page * per_page]
+    matches = Match.objects.in_bulk([row.match_id for row in shown])
+    url = reverse("games:match", args=[0]).replace("/0/", "/{id}/")
+    games = [
+        _game(matches[row.match_id], row, [name for _i, _c, name in others.get(row.match_id, [])],
+              url.replace("{id}", str(row.match_id)))
+        for row in shown if row.match_id in matches
+    ]
+    return GamesPage(games=games, total=len(rows),
+                     waiting=sum(1 for row in rows if row.your_turn), page=page, pages=pages)
 
 
-def _game(match: Match, seat: Seat, others: list[Seat]) -> CorrespondenceGame:
-    seats = sorted([seat, *others], key=lambda s: s.index)
-    deadline = None
-    if match.to_move is not None and match.to_move < len(seats):
-        deadline = checks.trump_timeout_at(match, seats) or checks.flag_at(match, seats)
+def _game(match: Match, row: _Row, opponents: list[str], url: str) -> CorrespondenceGame:
     return CorrespondenceGame(
         match_id=match.pk,
-        url=reverse("games:match", args=[match.pk]),
-        your_turn=match.to_move == seat.index,
+        url=url,
+        your_turn=row.your_turn,
         choosing_trumps=match.status == Status.TRUMPS,
-        opponents=tuple(other.display_name for other in others),
+        opponents=tuple(opponents),
         time_control=match.time_control,
         rated=match.rated,
-        deadline=deadline,
+        deadline=row.deadline,
         turn_started_at=match.turn_started_at,
-        mini=_mini(match, seat.index),
+        mini=_mini(match, row.index),
     )
 
 
@@ -139,7 +178,7 @@ def _printed(card: str) -> tuple[str, str, str]:
 def next_game(*, user_id: int, after: int | None = None) -> int | None:
     """The next game waiting for the user after `after` (a match id, the one just left):
     the most urgent other one, or None if none waits."""
-    waiting = [game for game in correspondence_games(user_id=user_id)
+    waiting = [game for game in correspondence_games(user_id=user_id, per_page=2).games
                if game.your_turn and game.match_id != after]
     return waiting[0].match_id if waiting else None
 

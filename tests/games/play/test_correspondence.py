@@ -224,7 +224,9 @@ def test_the_games_waiting_come_first_the_most_urgent_first(alice, bob, make_use
     live = services.match_create(players=[Player(user=alice), Player(user=bob)], seed=3,
                                  dealer=1, trumps="SH", time_control=TimeControl(60, 1))
 
-    games = correspondence_games(user_id=alice.pk)
+    page = correspondence_games(user_id=alice.pk)
+    assert (page.total, page.waiting, page.pages) == (3, 2, 1)
+    games = page.games
     assert [g.match_id for g in games] == [urgent.pk, slow.pk, theirs.pk]
     assert [g.your_turn for g in games] == [True, True, False]
     assert games[0].opponents == ("carol",)
@@ -237,6 +239,8 @@ def test_the_games_waiting_come_first_the_most_urgent_first(alice, bob, make_use
     assert next_game(user_id=alice.pk, after=urgent.pk) == slow.pk
     assert next_game(user_id=alice.pk) == urgent.pk
     assert live.pk not in [g.match_id for g in games]
+    second = correspondence_games(user_id=alice.pk, page=2, per_page=2)
+    assert (second.page, second.pages, [g.match_id for g in second.games]) == (2, 2, [theirs.pk])
 
     play(urgent, now=T0 + DAYS)
     assert your_turn_count(user_id=alice.pk) == 1
