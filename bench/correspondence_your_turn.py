@@ -11,6 +11,10 @@ whole view: middleware, queries, template; no network):
 - the header badge's count (`games.play.your_turn.your_turn_count`, the selector the
   notifications show): its median and 95th percentile time.
 
+Each time is given as wall time (what a request waits, PostgreSQL's work included) and as
+the CPU time of this process (the Python side alone: on a loaded machine the wall time
+includes waiting for a core).
+
     .venv/bin/python bench/correspondence_your_turn.py              # build if needed, measure
     .venv/bin/python bench/correspondence_your_turn.py --games 500 --rebuild
     .venv/bin/python bench/correspondence_your_turn.py --database-url postgres://...
@@ -164,19 +168,21 @@ def measure(args: argparse.Namespace) -> None:
         with connection.execute_wrapper(_counter(queries)):
             response = client.get(path)
         assert response.status_code == 200, response.status_code
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             client.get(path)
             times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - started_cpu) * 1000)
         print(f"{path:18} {len(queries)} queries, {len(response.content) // 1024} KiB: "
-              f"{_stats(times)}")
-    times = []
+              f"{_stats(times)}; CPU of this process {_stats(cpu)}")
+    times, cpu = [], []
     for _ in range(args.repeat * 5):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         your_turn_count(user_id=player.pk)
         times.append((time.perf_counter() - started) * 1000)
-    print(f"{'badge count':18} 1 query: {_stats(times)}")
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    print(f"{'badge count':18} 1 query: {_stats(times)}; CPU of this process {_stats(cpu)}")
 
 
 def main() -> None:

@@ -236,7 +236,7 @@ GAMES_VACATION_DAYS_PER_YEAR = 14
 # The "your turn" list: the running correspondence games it orders (the most recent), the
 # games on one of its pages, and on the home page.
 GAMES_YOUR_TURN_LIMIT = 1000
-GAMES_YOUR_TURN_PER_PAGE = 50
+GAMES_YOUR_TURN_PER_PAGE = 30
 GAMES_YOUR_TURN_ON_HOME = 5
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
