@@ -162,11 +162,8 @@ def _correspondence_turn_event(match: Match, seats: Sequence[Seat]) -> None:
     user_id = seats[match.to_move].user_id
     if user_id is None:
         return
-    if match.turn_started_at is None:
-        return
     due = checks.trump_timeout_at(match, seats) or checks.flag_at(match, seats)
-    events.turn_started(match_id=match.pk, user_id=user_id, ply=match.ply,
-                        turn=match.turn_started_at, due_at=due)
+    events.turn_started(match_id=match.pk, user_id=user_id, ply=match.ply, due_at=due)
 
 
 def _committed(snapshot: Snapshot) -> None:

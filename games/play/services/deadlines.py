@@ -1,6 +1,7 @@
 """What the clock makes happen when nobody acts: the mover's flag, a trump choice's timeout,
-the AI's task sent again when the AI is late, and the reminder of a correspondence game's
-turn when a quarter of its time is left (`games.play.events.time_running_low`).
+the AI's task sent again when the AI is late, at a table of 3-4 the AI taking over the seat
+of a person who left (`takeover`), and the reminder of a correspondence game's turn when a
+quarter of its time is left (`games.play.events.time_running_low`).
 
 Every change of turn writes the match's next such instant (`Match.due_at`, from
 `checks.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
@@ -31,6 +32,7 @@ from games.play.services.core import (
 )
 from games.play.services.finishing import match_lose
 from games.play.services.play import trumps_advance
+from games.play.services.takeover import takeover_if_due
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +68,8 @@ def _enforce(match_id: int, now: datetime) -> None:
             return
         if match.due_at is None or now < match.due_at:
             return  # someone acted meanwhile and set the next deadline
-        if _trump_time_out(match, seats, now) or _flag_fall(match, seats, now):
+        if (_trump_time_out(match, seats, now) or _flag_fall(match, seats, now)
+                or takeover_if_due(match, seats, now)):
             return
         _resend_late_ai(match, seats, now)
         _remind(match, seats, now)
@@ -113,6 +116,6 @@ def _remind(match: Match, seats: list[Seat], now: datetime) -> None:
     match.reminded_turn_at = match.turn_started_at
     user_id = seats[match.to_move].user_id
     deadline = checks.trump_timeout_at(match, seats) or checks.flag_at(match, seats)
-    if user_id is not None and deadline is not None and match.turn_started_at is not None:
+    if user_id is not None and deadline is not None:
         events.time_running_low(match_id=match.pk, user_id=user_id, ply=match.ply,
-                                turn=match.turn_started_at, due_at=deadline)
+                                due_at=deadline)
