@@ -5,6 +5,7 @@ import { cardBack, cardElement, sortHand, suitBadge } from "./cards.js";
 import { el, fill } from "../dom.js";
 import { enabledCards, takeMove } from "./legal.js";
 import { formatClock, LOW_TIME_MS } from "./numbers.js";
+import { handMethods } from "./hand.js";
 import { panelMethods } from "./panel.js";
 
 const ANIMATION_MS = 380;
@@ -118,6 +119,7 @@ export class Board {
     const { bottom, others } = this.layout();
     this.parts.top.replaceChildren(...others.map((i) => this.renderSeat(i, false)));
     this.parts.bottom.replaceChildren(this.renderSeat(bottom, true));
+    this.holdHand();
     this.renderCenter();
     this.renderStatus();
     this.renderActions();
@@ -174,7 +176,8 @@ export class Board {
     const enabled = interactive ? enabledCards(this.state.legal_moves, this.selected) : new Set();
     const cards = sortHand(seat.hand || [], seat.trump);
     const takenNow = this.takenCards(index);
-    for (const card of cards) {
+    hand.style.setProperty("--n", cards.length + (seat.hidden || 0));
+    for (const [i, card] of cards.entries()) {
       const node = cardElement(card, {
         tag: isBottom && this.isPlayer() ? "button" : "div",
         labels: this.labels,
@@ -188,6 +191,7 @@ export class Board {
         node.addEventListener("click", () => this.onCard(card));
       }
       if (takenNow.has(card)) node.classList.add("just-taken");
+      node.style.setProperty("--i", i);
       hand.append(node);
     }
     for (let i = 0; i < (seat.hidden || 0); i += 1) hand.append(cardBack({ small: !isBottom }));
@@ -369,5 +373,6 @@ export class Board {
   }
 }
 
-// The side panel (status, actions, result, move list) is drawn by panel.js's methods.
-Object.assign(Board.prototype, panelMethods);
+// The side panel (status, actions, result, move list) is drawn by panel.js's methods, the
+// player's hand is held and played from by hand.js's.
+Object.assign(Board.prototype, panelMethods, handMethods);
