@@ -219,7 +219,7 @@ READ_HAND = """() => {
     inside: cards.every((c) => c.offsetLeft >= 0
       && c.offsetLeft + c.offsetWidth <= hand.clientWidth + 1),
     narrowest: Math.min(...steps),
-    fanned: hand.classList.contains("fanned"),
+    fanned: hand.classList.contains("fan"),
     inView: ["[data-part=bottom] .hand", "[data-clock='0']", "[data-testid=status]",
              "[data-testid=resign]", "[data-part=center] .pile"]
       .filter((s) => !inView(document.querySelector(s))),

@@ -3,12 +3,12 @@
 // which cards may be played they read from the server's legal moves only.
 
 export const handMethods = {
-  /** The hand of the bottom seat, drawn: fanned if its cards overlap to fit the row. */
+  /** The hand of the bottom seat, drawn: held as a fan if its cards overlap to fit the row. */
   holdHand() {
     const hand = this.parts.bottom.querySelector(".hand");
     if (!hand) return;
     const cards = hand.children;
     const overlapping = cards.length > 1 && cards[1].offsetLeft - cards[0].offsetLeft < cards[0].offsetWidth;
-    hand.classList.toggle("fanned", overlapping);
+    hand.classList.toggle("fan", overlapping);
   },
 };

@@ -18,9 +18,9 @@ export const panelMethods = {
         status.classList.add("my-turn");
         if (this.selected) text = this.labels.chooseSecond;
         else text = s.pile.length ? this.labels.yourTurnBeat : this.labels.yourTurnLead;
-      } else if (mover.kind === "ai") {
+      } else if (mover.kind === "ai" || mover.taken_over) {
         status.classList.add("thinking");
-        text = fill(this.labels.aiThinking, { name: mover.name });
+        text = fill(this.labels.aiThinking, { name: this.seatName(s.to_move) });
       } else {
         text = fill(this.labels.theirTurn, { name: this.seatName(s.to_move) });
       }
@@ -124,6 +124,7 @@ export const panelMethods = {
     if (s.status === "aborted") return this.labels.aborted;
     if (s.result.loser === null) return this.labels.draw;
     if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
+    if (s.n_players > 2) return fill(this.labels.loser, { name: s.seats[s.result.loser].name });
     const winner = s.seats.find((seat) => seat.result === "win");
     return winner ? fill(this.labels.winner, { name: winner.name }) : "";
   },
