@@ -274,3 +274,28 @@ def test_after_a_wait_the_player_of_a_table_pool_may_take_the_ai_in_the_other_se
     assert sorted(kinds, key=str) == sorted([("anna", None), (None, 4), (None, 4)], key=str)
     assert not PoolEntry.objects.filter(user=anna).exists()
     assert Pool.objects.filter(key="3/5+3").exists()
+
+
+def test_a_private_tables_link_seats_the_visitor_and_leads_to_the_match_once_started(
+    make_player, client
+):
+    anna, boris = make_player("anna"), make_player("boris")
+    table = tables.table_create(user=anna, players=3, time_control="untimed", rated=False,
+                                public=False)
+    tables.table_fill_ai(user=anna, token=table.token, seat=2, level=1)
+    page = f"/table/{table.token}/"
+
+    assert client.get(page).status_code == 200  # a guest sees the table, and a log-in link
+    client.force_login(boris)
+    shown = client.get(page)
+    assert b'data-testid="table-page-join"' in shown.content
+    joined = client.post(f"{page}join/", {"seat": "1"})
+    assert joined.status_code == 302
+    assert joined["Location"] == "/lobby/"
+    assert TableSeat.objects.get(table=table, index=1).user == boris
+    refused = client.post(f"{page}join/", {"seat": "2"})  # already seated, at another seat
+    assert refused["Location"] == page
+
+    match = tables.table_start(user=anna, token=table.token)
+    assert client.get(page)["Location"] == f"/game/{match.pk}/"
+    assert client.get("/table/no-such-table/").status_code == 404
