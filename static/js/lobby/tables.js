@@ -26,7 +26,7 @@ function levelSelect(levels) {
 function terms(table, labels) {
   const mode = table.rated ? labels.rated : labels.casual;
   const listed = table.public ? labels.public : labels.private;
-  return `${fill(labels.tableOf, { name: table.creator, count: table.players })} · `
+  return `${fill(labels.tableOf, { name: table.creator, players: table.players })} · `
     + `${table.time_control} · ${mode} · ${listed}`;
 }
 
