@@ -229,6 +229,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         with translation.override(self.language):
             detail = _("The server did not understand that.")
         await self._error(errors.BAD_MESSAGE, detail, None)
+        await self.ws_strike()
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

@@ -225,36 +225,47 @@ def lobby_tables(*, now: datetime | None = None) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    rank: int
+    rank: int | None  # None for a provisional rating: it is listed, not ranked
     username: str
     rating: int
     deviation: int
     games: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    established: list[LeaderboardRow]
+    provisional: list[LeaderboardRow]
 
 
 def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
-                limit: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]:
-    """The best established (non-provisional) players of a rating mode, best first.
+                limit: int = LEADERBOARD_SIZE) -> Leaderboard:
+    """The best players of a rating mode who have played a rated game, best first: the
+    established (non-provisional) ratings ranked, then up to `limit` provisional ones, which
+    Glicko-2 does not yet trust, listed below them unranked.
 
-    The deviation grows while a player is idle, so a player who stopped playing leaves the
-    board once theirs passes the provisional threshold again."""
+    The deviation grows while a player is idle, so a player who stopped playing moves down
+    among the provisional ones once theirs passes the threshold again."""
     now = now or timezone.now()
     rows = (
-        PlayerRating.objects.filter(
-            mode=mode, deviation__lt=ratings.PROVISIONAL_DEVIATION, user__is_active=True
-        )
+        PlayerRating.objects.filter(mode=mode, games__gt=0, user__is_active=True)
         .select_related("user")
         .order_by("-rating", "user_id")
     )
-    board: list[LeaderboardRow] = []
+    established: list[LeaderboardRow] = []
+    provisional: list[LeaderboardRow] = []
     for row in rows.iterator(chunk_size=200):
         standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
         deviation = ratings.current_deviation(standing, now=now)
         if ratings.is_provisional(deviation):
-            continue
-        board.append(LeaderboardRow(len(board) + 1, row.user.username, round(row.rating),
-                                    round(deviation), row.games))
-        if len(board) >= limit:
+            if len(provisional) < limit:
+                provisional.append(LeaderboardRow(None, row.user.username, round(row.rating),
+                                                  round(deviation), row.games, True))
+        elif len(established) < limit:
+            established.append(LeaderboardRow(len(established) + 1, row.user.username,
+                                              round(row.rating), round(deviation), row.games,
+                                              False))
+        if len(established) >= limit and len(provisional) >= limit:
             break
-    return board
-
+    return Leaderboard(established=established, provisional=provisional)

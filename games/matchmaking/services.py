@@ -53,6 +53,7 @@ from games.matchmaking.pools import pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import TimeControl
+from notifications.services import notification_challenge
 
 __all__ = ["LOBBY_GROUP", "lobby_changed", "pools_changed", "user_group"]
 
@@ -320,6 +321,8 @@ def challenge_create(
         if challenged is not None:
             challenged_id = challenged.pk
             transaction.on_commit(lambda: user_changed(challenged_id))
+            # Every open page of theirs, not only the lobby, hears of it.
+            notification_challenge(challenge=challenge)
     return challenge
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import ratings
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
@@ -223,4 +224,10 @@ def table_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/leaderboard.html", {"rows": selectors.leaderboard()})
+    fewest, most = ratings.ESTABLISHED_AFTER_GAMES
+    return render(request, "games/leaderboard.html", {
+        "board": selectors.leaderboard(),
+        "threshold": round(ratings.PROVISIONAL_DEVIATION),
+        "fewest_games": fewest,
+        "most_games": most,
+    })
