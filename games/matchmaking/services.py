@@ -92,7 +92,7 @@ def pool_join(
     leaving any other; a wave runs at once. Returns the matches that wave made (maybe the
     player's own)."""
     now = now or timezone.now()
-    pool_spec(pool)  # refuses an unknown pool
+    players, _control = pool_spec(pool)  # refuses an unknown pool
     rate_limit("pool_join", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -108,7 +108,7 @@ def pool_join(
             if entry is not None:
                 entry.delete()
             PoolEntry.objects.create(
-                user=locked, pool_id=pool, rating=rating_of(locked), joined_at=now,
+                user=locked, pool_id=pool, rating=rating_of(locked, players=players), joined_at=now,
                 alive_until=alive_until, channel_name=channel_name,
             )
     matches = pool_wave(pool=pool, now=now, force=True)
