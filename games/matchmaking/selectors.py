@@ -25,8 +25,8 @@ FRESH_MATCH_SECONDS = 30
 LEADERBOARD_SIZE = 100
 LOBBY_SEEKS = 200  # the oldest first: a seek waiting longest is shown first
 LOBBY_TABLES = 100  # the oldest first, as seeks
-TABLE_RATING_MODE = RatingMode.DUEL
-"""The rating shown beside the people at a table and that seats them in table pools."""
+TABLE_RATING_MODE = RatingMode.TABLE
+"""The rating shown beside the people at a table (the tables' own, `accounts.table_ratings`)."""
 
 
 def match_page_url(*, match_id: int) -> str:

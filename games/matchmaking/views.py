@@ -70,7 +70,7 @@ def lobby_labels() -> dict[str, Any]:
         "ai": _("AI, level %(level)s"),
         "public": _("public"),
         "private": _("private, by link only"),
-        "tableOf": _("%(name)s's table for %(count)s"),
+        "tableOf": _("%(name)s's table for %(players)s"),
         "waitingForPlayers": _("Waiting for every seat to be taken."),
         "fillRest": _("Play now with the AI in the other seats"),
     }
