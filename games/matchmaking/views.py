@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import RatingMode
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services
 from games.matchmaking.errors import MatchmakingError
@@ -162,4 +163,11 @@ def challenge_decline(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/leaderboard.html", {"rows": selectors.leaderboard()})
+    """The best established players of the duel (the default tab) or of tables of 3-4
+    (`?mode=table`); any other mode is the duel's tab."""
+    mode = RatingMode.TABLE if request.GET.get("mode") == RatingMode.TABLE else RatingMode.DUEL
+    return render(request, "games/leaderboard.html", {
+        "rows": selectors.leaderboard(mode=mode),
+        "mode": mode,
+        "tabs": [(RatingMode.DUEL, _("Duels")), (RatingMode.TABLE, _("Tables of 3-4"))],
+    })
