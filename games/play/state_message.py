@@ -69,6 +69,14 @@ def _cards(mask: int) -> list[str]:
     return [CARD_NAMES[code] for code in mask_codes(mask)]
 
 
+def _place(stored: int | None, state: State | None, seat: int) -> int | None:
+    """A seat's place: the stored one once the match is over; during play, a seat that has
+    gone out has the place of its order of going out (the first out, the first place)."""
+    if stored is not None or state is None or seat not in state.out:
+        return stored
+    return state.out.index(seat) + 1
+
+
 def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                   now: datetime | None = None) -> dict[str, Any]:
     """The state message for one seat (None: a spectator), as the board draws it."""
@@ -118,7 +126,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                 "hand_size": state.hand_size(facts.index) if state is not None else 0,
                 "clock_ms": checks.remaining_ms(match, facts, now),
                 "connected": checks.is_present(facts, now),
-                "place": raw["place"],
+                "place": _place(raw["place"], state, facts.index),
                 "result": raw["result"],
                 "rating_before": raw["rating_before"],
                 "rating_after": raw["rating_after"],

@@ -50,13 +50,15 @@ def test_the_leaderboard_has_a_table_tab(client, make_user):
     PlayerRating.objects.create(user=table_player, mode=RatingMode.TABLE, rating=1650,
                                 deviation=80, games=30)
     PlayerRating.objects.create(user=newcomer, mode=RatingMode.TABLE, rating=1900,
-                                deviation=200, games=2)  # provisional: not listed
+                                deviation=200, games=2)  # provisional: listed unranked
 
     duels = client.get("/leaderboard/")
     tables = client.get("/leaderboard/", {"mode": "table"})
 
-    assert [r.username for r in duels.context["rows"]] == [duelist.username]
-    assert [r.username for r in tables.context["rows"]] == [table_player.username]
+    assert [r.username for r in duels.context["board"].established] == [duelist.username]
+    assert table_player.username not in [r.username for r in duels.context["board"].provisional]
+    assert [r.username for r in tables.context["board"].established] == [table_player.username]
+    assert [r.username for r in tables.context["board"].provisional] == [newcomer.username]
     assert tables.context["mode"] == RatingMode.TABLE
     assert 'data-testid="tab-table"' in tables.content.decode()
     assert client.get("/leaderboard/", {"mode": "<x>"}).context["mode"] == RatingMode.DUEL

@@ -29,6 +29,7 @@ from games.rules import (
     Outcome,
     Termination,
 )
+from notifications.services import notification_draw_declined
 
 
 def _movers(match: Match) -> set[int]:
@@ -120,6 +121,9 @@ def match_draw_decline(*, match_id: int, seat: int, now: datetime | None = None)
         _check_draw_allowed(match, seats)
         if match.draw_offer_seat is None:
             raise PlayError(errors.NO_DRAW_OFFER, "there is no draw offer")
+        if match.draw_offer_seat != seat:  # declined, not taken back: the offerer is told
+            notification_draw_declined(match=match, seats=seats, offerer=match.draw_offer_seat,
+                                       decliner=seat, now=now)
         match.draw_offer_seat = None
         return change_commit(match, seats, now=now, turn_changed=False)
 

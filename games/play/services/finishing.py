@@ -20,6 +20,7 @@ from games.rules import (
     State,
     Termination,
 )
+from yourtrumps_site.celery import task_send_on_commit
 
 
 def match_finish(
@@ -66,6 +67,8 @@ def match_finish(
             _rate_table(match, seats, outcome, now)
     for seat in seats:
         seat.save()
+    # The players who were away from the board are told (`notifications.tasks`).
+    task_send_on_commit("notify.match_finished", match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:
