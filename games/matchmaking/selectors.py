@@ -258,8 +258,14 @@ def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
     established: list[LeaderboardRow] = []
     provisional: list[LeaderboardRow] = []
     for row in rows.iterator(chunk_size=200):
-        standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
-        deviation = ratings.current_deviation(standing, now=now)
+        if mode == RatingMode.TABLE:
+            # The table rating's sigma does not grow with idle time (accounts.table_ratings):
+            # its provisional threshold is the duel's, in the same points.
+            deviation = row.deviation
+        else:
+            standing = ratings.Standing(row.rating, row.deviation, row.volatility,
+                                        row.last_rated_at)
+            deviation = ratings.current_deviation(standing, now=now)
         if ratings.is_provisional(deviation):
             if len(provisional) < limit:
                 provisional.append(LeaderboardRow(None, row.user.username, round(row.rating),

@@ -98,6 +98,8 @@ def rules(request: HttpRequest) -> HttpResponse:
         "pages/rules.html",
         {
             "move_limit": MOVE_LIMIT,
+            "absence_seconds": settings.GAMES_TABLE_ABSENCE_SECONDS,
+            "move_limit_seconds": settings.GAMES_TABLE_MOVE_LIMIT_SECONDS,
             "card_labels": {key: labels[key] for key in ("suits", "cardSuits", "ranks", "card")},
         },
     )
