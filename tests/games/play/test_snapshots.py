@@ -140,4 +140,5 @@ def test_a_seat_that_went_out_shows_its_place_during_play_and_the_stored_one_aft
     view = state_message(snapshot=change.snapshot, viewer_seat=None, now=at(2))
     stored = {seat.index: seat.place for seat in selectors.match_seats(match=change.match)}
     assert [seat["place"] for seat in view["seats"]] == [stored[i] for i in range(4)]
-    assert stored[1] == 1 and stored[0] == max(stored.values())
+    assert stored[1] == 1
+    assert stored[0] == max(stored.values())
