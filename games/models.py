@@ -2,10 +2,10 @@
 
 Each part of the app keeps its models in its own package: live play (`games.play.models`:
 matches, seats, moves) and matchmaking (`games.matchmaking.models`: pools, seeks,
-challenges). They all belong to the app `games` and share its migrations.
+challenges, tables). They all belong to the app `games` and share its migrations.
 """
 
-from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek
+from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Move, Seat
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek"]
+__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek", "Table", "TableSeat"]

@@ -138,6 +138,8 @@ def board_labels() -> dict[str, Any]:
         "chooseSecond": _("Now choose the card to lay on top"),
         "theirTurn": _("{name} to move"),
         "aiThinking": _("{name} is thinking"),
+        # Translators: the seat of a player who left a table, played by the AI since.
+        "aiFor": _("AI for {name}"),
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),
@@ -158,6 +160,7 @@ def board_labels() -> dict[str, Any]:
         "opponentOffersRematch": _("{name} wants a rematch"),
         "replay": _("Replay"),
         "confirmResign": _("Resign this game?"),
+        "cancel": _("Cancel"),
         "won": _("You won"),
         "lost": _("You lost"),
         "draw": _("Draw"),

@@ -80,7 +80,7 @@ const LOBBY_NOT_DRAWN = {
 };
 
 test("the lobby reads every field of the lobby message", () => {
-  const sources = code(["lobby.js", "challenge.js", "socket.js"].map((file) => `../../static/js/lobby/${file}`));
+  const sources = code(["lobby.js", "challenge.js", "socket.js", "tables.js"].map((file) => `../../static/js/lobby/${file}`));
   const fields = fieldsOf(schemas.lobby.lobby);
   assert.deepEqual(unread(fields, sources).sort(), Object.keys(LOBBY_NOT_DRAWN).sort());
 });
@@ -89,5 +89,12 @@ test("every field is found, nested ones included", () => {
   const fields = fieldsOf(schemas.match.state);
   for (const field of ["can_offer_draw", "last_move.taken", "seats[].hand", "trump_choice.deadline_ms"]) {
     assert.ok(fields.includes(field), field);
+  }
+});
+
+test("the header's script reads every field of the site socket's notification messages", () => {
+  const sources = code(["../../static/js/notifications.js", "../../static/js/site.js"]);
+  for (const type of ["notifications", "notification"]) {
+    assert.deepEqual(unread(fieldsOf(schemas.site[type]), sources), [], type);
   }
 });

@@ -22,7 +22,7 @@ export class Board {
     this.selected = null; // the beater chosen, waiting for the second card
     this.receivedAt = 0;
     this.serverOffset = 0;
-    this.confirmingResign = false;
+    this.resignDialog = null; // the open confirmation of a resignation (panel.js)
     this.parts = {
       across: root.querySelector("[data-part=top]"),
       left: root.querySelector("[data-part=left]"),
@@ -54,7 +54,7 @@ export class Board {
     this.receivedAt = performance.now();
     this.serverOffset = next.server_time_ms - Date.now();
     if (!previous || previous.ply !== next.ply || !this.isMyTurn()) this.selected = null;
-    if (!previous || previous.status !== next.status) this.confirmingResign = false;
+    if (previous && previous.status !== next.status) this.closeResign();
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     this.render();
     if (before) this.animateFrom(before, next.last_move);
@@ -97,7 +97,9 @@ export class Board {
   isMyTurn() { return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you; }
   seatName(index) {
     const seat = this.state.seats[index];
-    return index === this.state.you ? this.labels.you : seat.name;
+    const name = index === this.state.you ? this.labels.you : seat.name;
+    // A person's seat the AI took over at a table: "AI for <name>".
+    return seat.taken_over ? fill(this.labels.aiFor, { name }) : name;
   }
   nowServer() { return Date.now() + this.serverOffset; }
 

@@ -79,7 +79,7 @@ export const seatMethods = {
       }
       head.append(rating);
     }
-    if (seat.kind !== "ai" && !seat.connected && s.status === "playing") {
+    if (seat.kind !== "ai" && !seat.taken_over && !seat.connected && s.status === "playing") {
       const offline = el("span", "offline", this.labels.offline);
       offline.dataset.testid = `offline-${index}`;
       head.append(offline);
