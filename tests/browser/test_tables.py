@@ -207,7 +207,8 @@ def test_a_spectator_of_a_table_of_four_sees_no_hand(user_page, make_user):
     watcher = make_user("watcher")
     page = user_page(watcher, viewport=DESKTOP)
     page.goto(f"/game/{match.pk}/")
-    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    # The template says the status; the ply is the board's, once the state has come.
+    expect(page.locator("#game")).to_have_attribute("data-ply", "0")
     expect(page.get_by_test_id("status")).to_contain_text("You are watching this game")
     assert_screen_shows_what_the_viewer_may_know(page, match.pk, None)
     # A few moves later (made through the services, as the players' sockets would), the
