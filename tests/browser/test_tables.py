@@ -149,7 +149,16 @@ def assert_places_at_the_end(page, match_id: int) -> None:
         assert drawn[seat.index]["place"].split()[-1] == str(seat.place)
 
 
-def test_a_person_plays_three_ai_seats_to_the_end_at_desktop_width(user_page, make_user):
+# Each table is played at both widths: with the mouse at one, with the keyboard at the other.
+WIDTHS = [
+    pytest.param({"viewport": DESKTOP}, False, id="desktop-mouse"),
+    pytest.param({"viewport": PHONE, "is_mobile": True, "has_touch": True}, True,
+                 id="phone-keyboard"),
+]
+
+
+@pytest.mark.parametrize(("screen", "keyboard"), WIDTHS)
+def test_a_person_plays_three_ai_seats_to_the_end(user_page, make_user, screen, keyboard):
     alice = make_user("alice")
     # Seats 2 and 3 choose their trumps first (the dealer's left begins), then alice, from
     # the two suits left.
@@ -157,7 +166,7 @@ def test_a_person_plays_three_ai_seats_to_the_end_at_desktop_width(user_page, ma
         players=[Player(user=alice), Player(ai_level=2), Player(ai_level=2), Player(ai_level=2)],
         seed=5, dealer=1,
     )
-    page = user_page(alice, viewport=DESKTOP)
+    page = user_page(alice, **screen)
     page.goto(f"/game/{match.pk}/")
     game = page.locator("#game")
     expect(game).to_have_attribute("data-players", "4")
@@ -167,34 +176,37 @@ def test_a_person_plays_three_ai_seats_to_the_end_at_desktop_width(user_page, ma
     # The opponents sit clockwise from alice: seat 1 on her left, 2 across, 3 on her right.
     for part, seat in (("left", 1), ("top", 2), ("right", 3)):
         expect(page.locator(f"[data-part={part}] .seat")).to_have_attribute("data-seat", str(seat))
-    made = play_to_the_end(page, match.pk, 0, keyboard=False)
+    table_within_screen(page)
+    made = play_to_the_end(page, match.pk, 0, keyboard=keyboard)
     assert made > 0
     expect(page.get_by_test_id("result-title")).to_be_visible()
     assert_places_at_the_end(page, match.pk)
     table_within_screen(page)
 
 
-def test_a_person_plays_a_table_of_three_by_keyboard_at_phone_width(user_page, make_user):
+@pytest.mark.parametrize(("screen", "keyboard"), WIDTHS[::-1])
+def test_a_person_plays_a_table_of_three(user_page, make_user, screen, keyboard):
     bob = make_user("bob")
     match = services.match_create(
         players=[Player(ai_level=2), Player(user=bob), Player(ai_level=2)],
         seed=11, dealer=2, trumps="SHD",
     )
-    page = user_page(bob, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = user_page(bob, **screen)
     page.goto(f"/game/{match.pk}/")
     expect(page.locator("#game")).to_have_attribute("data-players", "3")
     # Seen from seat 1: seat 2 on the left, seat 0 on the right, nobody across.
     expect(page.locator("[data-part=left] .seat")).to_have_attribute("data-seat", "2")
     expect(page.locator("[data-part=right] .seat")).to_have_attribute("data-seat", "0")
     expect(page.locator("[data-part=top] .seat")).to_have_count(0)
-    # At 390 px both opponents sit side by side above the pile, inside the screen.
-    for part in ("left", "right"):
-        box = page.locator(f"[data-part={part}] .seat").bounding_box()
-        assert box is not None
-        assert box["x"] >= 0
-        assert box["x"] + box["width"] <= PHONE["width"]
+    # Both opponents sit side by side, level with each other, inside the screen.
+    left = page.locator("[data-part=left] .seat").bounding_box()
+    right = page.locator("[data-part=right] .seat").bounding_box()
+    assert left is not None
+    assert right is not None
+    assert left["x"] + left["width"] <= right["x"]
+    assert abs(left["y"] + left["height"] / 2 - right["y"] - right["height"] / 2) < 2
     table_within_screen(page)
-    made = play_to_the_end(page, match.pk, 1, keyboard=True)
+    made = play_to_the_end(page, match.pk, 1, keyboard=keyboard)
     assert made > 0
     assert_places_at_the_end(page, match.pk)
     table_within_screen(page)
