@@ -229,6 +229,13 @@ GAMES_CLAIM_AFTER_SECONDS = 30
 GAMES_AI_STALL_SECONDS = 20
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
 GAMES_DEADLINE_WATCH_SECONDS = 0.25
+# Puzzles: the proof budget of one move, in search nodes (never seconds: the same game gives
+# the same puzzles on any machine), and how many finished duels one `puzzles generate` scans.
+PUZZLES_PROOF_NODES = 20_000
+PUZZLES_SCAN_BATCH = 500
+# Of a finished site game only the last positions are examined: a full deal's proven wins
+# are near its end, and the proofs of the rest would cost a worker minutes for nothing.
+PUZZLES_GAME_LAST_POSITIONS = 40
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.

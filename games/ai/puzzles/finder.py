@@ -169,16 +169,21 @@ class PuzzleFinder:
         return Puzzle(state.tpn(), ply, tuple(steps), themes,
                       puzzle_rating(state, steps, wrong, themes), wrong)
 
-    def in_game(self, start: State, codes: Iterable[int]) -> Iterator[Puzzle]:
-        """The puzzles of a game's positions in turn (``codes``: its moves). A position
-        that a puzzle found before already reaches in its line is not examined again."""
+    def in_game(self, start: State, codes: Iterable[int],
+                last: int | None = None) -> Iterator[Puzzle]:
+        """The puzzles of a game's positions in turn (``codes``: its moves), of its
+        ``last`` positions only if given (a full deal's proven wins are near its end). A
+        position that a puzzle found before already reaches in its line is not examined
+        again."""
         state = start.clone()
         covered: set[Key] = set()
-        for ply, code in enumerate([*codes, None]):
+        moves = [*codes, None]
+        first = 0 if last is None else max(0, len(moves) - last)
+        for ply, code in enumerate(moves):
             if state.is_over():
                 return
             key = _key(state)
-            if key not in covered:
+            if ply >= first and key not in covered:
                 puzzle = self.find(state, ply)
                 if puzzle is not None:
                     covered.update(_line_keys(state, puzzle))

@@ -14,12 +14,16 @@ from games.play.models import (
     SeatResult,
     Status,
     TerminationReason,
+    Variant,
 )
 from games.rules import (
     Outcome,
     State,
     Termination,
 )
+from yourtrumps_site.celery import task_send_on_commit
+
+PUZZLES_TASK = "puzzles.from_match"
 
 
 def match_finish(
@@ -61,6 +65,9 @@ def match_finish(
         _rate(match, seats, outcome, now)
     for seat in seats:
         seat.save()
+    if not aborted and len(seats) == 2 and match.variant == Variant.STANDARD:
+        # Cut the game's puzzles off the web process, once the end is committed.
+        task_send_on_commit(PUZZLES_TASK, match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:
