@@ -35,6 +35,11 @@ export default [
     },
   },
   {
+    // The service worker runs in its own global scope (no page, no modules of the site).
+    files: ["static/notifications-sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: { globals: globals.node },
   },

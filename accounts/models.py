@@ -57,10 +57,13 @@ class User(AbstractUser):
 
 
 class RatingMode(models.TextChoices):
-    """The kinds of play rated apart, one Glicko-2 rating each (as lichess keeps one per
-    speed): a player's strength at live duels says little of their correspondence play."""
+    """The kinds of play rated apart, one rating each (as lichess keeps one per speed): a
+    player's strength at live duels says little of their correspondence play. Every mode is
+    Glicko-2 but `TABLE`, the 3-4 player tables' Weng-Lin rating (`accounts.table_ratings`),
+    whose row keeps the shown mean in `rating` and sigma in points in `deviation`."""
 
     DUEL = "duel", _("Duel")
+    TABLE = "table", _("Tables")
     CORRESPONDENCE = "correspondence", _("Correspondence")
     PUZZLE = "puzzle", _("Puzzles")
 

@@ -26,6 +26,10 @@ START_DEVIATION = 500.0
 START_VOLATILITY = 0.09
 TAU = 0.75
 PROVISIONAL_DEVIATION = 110.0
+# How many rated games a new player's deviation takes to fall below the threshold, as the
+# pages tell it: the fewest against established opponents, the most against other newcomers
+# (played at once, wins and losses alternating; `tests/accounts/test_ratings.py` replays both).
+ESTABLISHED_AFTER_GAMES = (11, 16)
 RATING_PERIODS_PER_DAY = 0.21436
 LIMITS = glicko.Limits(
     min_rating=400.0,

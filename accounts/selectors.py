@@ -9,7 +9,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import ratings
+from accounts import ratings, table_ratings
 from accounts.models import PlayerRating, RatingMode, User
 from games.play.models import Match, Seat, SeatResult, Status
 
@@ -57,6 +57,8 @@ def rating_get_many(
     now = now or timezone.now()
     rows = {row.user_id: row
             for row in PlayerRating.objects.filter(user_id__in=user_ids, mode=mode)}
+    if mode == RatingMode.TABLE:
+        return {user_id: _table_summary(rows.get(user_id)) for user_id in user_ids}
     summaries = {}
     for user_id in user_ids:
         row = rows.get(user_id)
@@ -75,6 +77,19 @@ def rating_get_many(
             games=games,
         )
     return summaries
+
+
+def _table_summary(row: PlayerRating | None) -> RatingSummary:
+    """A table rating as shown: its mean and sigma in points (no growth with idle time:
+    tau adds its drift at every table, `accounts.table_ratings`)."""
+    belief = (table_ratings.TableRating.new() if row is None
+              else table_ratings.TableRating.of_display(row.rating, row.deviation))
+    return RatingSummary(
+        rating=round(belief.display),
+        deviation=round(belief.display_deviation),
+        provisional=belief.is_provisional,
+        games=0 if row is None else row.games,
+    )
 
 
 def _finished_seats(user: User):  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@ else writes to `User` or `PlayerRating`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -14,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import ratings
+from accounts import ratings, table_ratings
 from accounts.models import PlayerRating, RatingMode, User
 
 # `last_seen` is written at most this often per user (see `accounts.middleware`).
@@ -240,3 +241,52 @@ def rating_apply_duel_result(
 
 def _standing(row: PlayerRating) -> ratings.Standing:
     return ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
+
+
+def rating_apply_table_result(
+    *, users: Sequence[User], places: Sequence[int], now: datetime | None = None
+) -> list[RatingChange]:
+    """Rate one finished rated table of 3-4 on the table rating (`accounts.table_ratings`):
+    ``places[i]`` is ``users[i]``'s place (competition ranking). Returns each player's
+    change, in the order given. Must run inside the transaction that finishes the match; the
+    rows are locked in the order of the user ids, so tables finishing at once cannot
+    deadlock. The row keeps the shown mean in `rating` and sigma in points in `deviation`."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError(
+            "rating_apply_table_result must be called inside the transaction that finishes "
+            "the match"
+        )
+    ids = [user.pk for user in users]
+    if None in ids or len(set(ids)) != len(ids):
+        raise ValueError("a rated table needs different saved users")
+    table_ratings.check_places(places)
+    if len(places) != len(users):
+        raise ValueError(f"{len(users)} players for {len(places)} places")
+    now = now or timezone.now()
+    start = table_ratings.TableRating.new()
+    PlayerRating.objects.bulk_create(
+        [PlayerRating(user_id=pk, mode=RatingMode.TABLE, rating=start.display,
+                      deviation=start.display_deviation) for pk in ids],
+        ignore_conflicts=True,
+    )
+    rows = {
+        row.user_id: row
+        for row in PlayerRating.objects.select_for_update()
+        .filter(user_id__in=ids, mode=RatingMode.TABLE).order_by("user_id")
+    }
+    before = [table_ratings.TableRating.of_display(rows[pk].rating, rows[pk].deviation)
+              for pk in ids]
+    after = table_ratings.table_rate(before, places)
+    changes = []
+    for pk, old, new in zip(ids, before, after, strict=True):
+        row = rows[pk]
+        row.rating, row.deviation = new.display, new.display_deviation
+        row.games += 1
+        row.last_rated_at = now
+        row.save(update_fields=["rating", "deviation", "games", "last_rated_at"])
+        changes.append(RatingChange(
+            user_id=pk, rating_before=old.display, rating_after=new.display,
+            deviation_before=old.display_deviation, deviation_after=new.display_deviation,
+            provisional_before=old.is_provisional, provisional_after=new.is_provisional,
+        ))
+    return changes

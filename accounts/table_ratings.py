@@ -60,6 +60,12 @@ class TableRating:
     def new(cls) -> TableRating:
         return cls(MU, SIGMA)
 
+    @classmethod
+    def of_display(cls, rating: float, deviation: float) -> TableRating:
+        """The belief whose shown numbers are these (`display`, `display_deviation`): how
+        the site stores a table rating."""
+        return cls(MU + (rating - DISPLAY_CENTRE) / SCALE, deviation / SCALE)
+
     @property
     def display(self) -> float:
         """The number shown to people: about 1500 for a newcomer (see `SCALE`)."""

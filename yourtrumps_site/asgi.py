@@ -1,7 +1,8 @@
 """The ASGI entry point: HTTP to Django, WebSockets to the Channels consumers.
 
 WebSockets pass the origin check of HTTP's CSRF check (`yourtrumps_site.ws_origin`: no
-cross-site socket can act as a logged-in user) and the session authentication that HTTP uses.
+cross-site socket can act as a logged-in user), the cool-down of sessions closed for abuse
+(`yourtrumps_site.ws_cooldown`) and the session authentication that HTTP uses.
 A path that matches no route is refused at the handshake (`yourtrumps_site.sockets`).
 """
 
@@ -18,13 +19,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.play import deadline_watch  # noqa: E402
 from yourtrumps_site.routing import websocket_urlpatterns  # noqa: E402
+from yourtrumps_site.ws_cooldown import CooldownGate  # noqa: E402
 from yourtrumps_site.ws_origin import OriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": OriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CooldownGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
@@ -38,7 +40,7 @@ deadline_watch.start_if_no_worker()
 # most of the move round trip's p99 (bench: `python -m tests.load`). What is loaded by now
 # lives as long as the process, so it is frozen out of the collector's walks, and the young
 # generation is collected less often (a WebSocket server makes many short-lived objects and,
-# since `games.play.services.base.broadcast` stopped leaving each move's stack in a traceback
+# since `games.play.services.core.broadcast` stopped leaving each move's stack in a traceback
 # cycle, few cycles).
 gc.collect()
 gc.freeze()

@@ -1,30 +1,53 @@
-"""The site-wide socket: announcements from the staff ("the server restarts in 5 minutes")."""
+"""The site-wide socket, open on every page: announcements from the staff ("the server restarts
+in 5 minutes") to all, and a signed-in player's notifications to their own pages.
+
+The server sends `{"type": "announcement", "text"}`; to a signed-in player, on connect and
+whenever another page of theirs marked some read, `{"type": "notifications", "unread": N,
+"items": [...]}` (the newest, `notifications.selectors.notification_item`), and
+`{"type": "notification", "item": {...}, "unread": N}` for each new one, in the language of
+the socket's pages. The staff send `{"type": "announce", "text"}`.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from notifications import selectors as notification_selectors
+from notifications.services import notify_group
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
 MAX_ANNOUNCEMENT_LENGTH = 500
+NOT_UNDERSTOOD_CODES = frozenset({"bad_json", "unknown_type"})  # junk, not a refused request
 
 
 class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     socket_kind = "site"
+    user_id: int | None = None
+
     async def connect(self) -> None:
         await self.channel_layer.group_add(SITE_GROUP, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.user_id = user.pk
+            self.language = language_for_scope(self.scope)
+            await self.channel_layer.group_add(notify_group(user.pk), self.channel_name)
         await self.accept()
+        if self.user_id is not None:
+            await self._send_notifications()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(SITE_GROUP, self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(notify_group(self.user_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A refusal is read by a person: in the language of their pages.
@@ -33,6 +56,8 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         if refusal is not None:
             code, detail = refusal
             await self.send_json({"type": "error", "code": code, "detail": detail})
+            if code in NOT_UNDERSTOOD_CODES:
+                await self.ws_strike()
             return
         await self.channel_layer.group_send(
             SITE_GROUP, {"type": "site.announcement", "text": text}
@@ -59,3 +84,33 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
 
     async def site_announcement(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "announcement", "text": event["text"]})
+
+    # --- the player's notifications ---------------------------------------------------------
+
+    def _newest(self) -> dict[str, Any]:
+        assert self.user_id is not None
+        with translation.override(self.language):
+            rows = notification_selectors.notifications_newest(user_id=self.user_id)
+            items = notification_selectors.notification_items(rows)
+        return {"type": "notifications", "items": items,
+                "unread": notification_selectors.unread_count(user_id=self.user_id)}
+
+    def _one(self, notification_id: int) -> dict[str, Any] | None:
+        notification = notification_selectors.notification_get(notification_id=notification_id)
+        if notification is None or notification.user_id != self.user_id:
+            return None
+        with translation.override(self.language):
+            item = notification_selectors.notification_item(notification)
+        return {"type": "notification", "item": item,
+                "unread": notification_selectors.unread_count(user_id=notification.user_id)}
+
+    async def _send_notifications(self) -> None:
+        await self.send_json(await database_sync_to_async(self._newest)())
+
+    async def notify_new(self, event: dict[str, Any]) -> None:
+        message = await database_sync_to_async(self._one)(int(event["id"]))
+        if message is not None:
+            await self.send_json(message)
+
+    async def notify_refresh(self, event: dict[str, Any]) -> None:
+        await self._send_notifications()

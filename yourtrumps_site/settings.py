@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "yourtrumps_site",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +112,7 @@ TEMPLATES = [
                 "yourtrumps_site.i18n.languages_by_own_name",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.notifications",
             ],
         },
     },
@@ -216,6 +218,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic tasks, for `celery beat` (make production runs one): old notifications are
+# pruned every this many seconds (their age: NOTIFICATIONS_KEEP_DAYS below).
+NOTIFICATIONS_PRUNE_SECONDS = env.int("NOTIFICATIONS_PRUNE_SECONDS", default=6 * 3600)
+CELERY_BEAT_SCHEDULE = {
+    "notifications-prune": {"task": "notify.prune", "schedule": float(NOTIFICATIONS_PRUNE_SECONDS)},
+}
 
 # --- Play and matchmaking -------------------------------------------------------------------
 # Every tunable of the games app, in seconds unless named otherwise; tests override them.
@@ -225,6 +233,10 @@ GAMES_TRUMP_CHOICE_SECONDS = 30
 GAMES_PRESENCE_LEASE_SECONDS = 45
 # How long a player must be gone, on their own turn, before the others may claim the game.
 GAMES_CLAIM_AFTER_SECONDS = 30
+# At a table of 3-4: how long the person to move may be gone (no game socket) before the AI
+# takes their seat over, and how long they may take to move at an untimed table.
+GAMES_TABLE_ABSENCE_SECONDS = 30
+GAMES_TABLE_MOVE_LIMIT_SECONDS = 120
 # How long the AI may take to answer before its task is sent again.
 GAMES_AI_STALL_SECONDS = 20
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
@@ -242,12 +254,53 @@ MATCHMAKING_WAVE_SECONDS = 3.0
 MATCHMAKING_ALIVE_SECONDS = 15.0
 # How long a challenge to a player stays open.
 MATCHMAKING_CHALLENGE_MINUTES = 10.0
+# How long a player waits in a table's quick-pairing pool before being offered the AI in
+# the other seats.
+MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0
 # (attempts, seconds) per action and user.
 MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
     "seek_create": (10, 60),
     "challenge_create": (10, 600),
+    "table_create": (10, 60),
+    "table_join": (30, 60),
 }
+
+# --- Notifications ---------------------------------------------------------------------------
+# How long a notification is kept, read or not (the beat task `notify.prune` removes older ones).
+NOTIFICATIONS_KEEP_DAYS = env.int("NOTIFICATIONS_KEEP_DAYS", default=30)
+# At most one e-mail per game (or challenge) and player in this many seconds.
+NOTIFICATIONS_EMAIL_GAP_SECONDS = env.int("NOTIFICATIONS_EMAIL_GAP_SECONDS", default=3600)
+# How many of the newest notifications the header's list shows.
+NOTIFICATIONS_LIST_LENGTH = 20
+# The channels of each kind for a player who has not chosen (the settings page changes them).
+NOTIFICATIONS_DEFAULT_CHANNELS = {
+    "challenge": ["email", "push"],
+    "rematch": ["push"],
+    "draw_declined": ["push"],
+    "turn": ["email", "push"],
+    "reminder": ["email", "push"],
+    "finished": ["push"],
+}
+# The site's address as seen from outside, for the links in e-mails and push messages (which
+# no request carries).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Web Push (RFC 8030/8291/8292). Without both keys the site offers no push at all;
+# `manage.py vapid_keys` prints a new pair (base64url: the raw private scalar, the
+# uncompressed public point).
+WEBPUSH_VAPID_PUBLIC_KEY = env.str("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+# Who the push services may write to about this sender (a mailto: or https: URL).
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:noreply@localhost")
+# How long a push service keeps a message for a browser that is offline, and how long the
+# site waits for the push service to answer.
+WEBPUSH_TTL_SECONDS = 24 * 3600
+WEBPUSH_TIMEOUT_SECONDS = 10.0
+if bool(WEBPUSH_VAPID_PUBLIC_KEY) != bool(WEBPUSH_VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY go together: set both "
+        "(manage.py vapid_keys prints a pair) or neither."
+    )
 
 # --- Accounts ---------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -344,6 +397,11 @@ WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
 WS_BURST = env.int("WS_BURST", default=40)
 WS_MAX_JSON_DEPTH = 32
+# Frames a connection may send that the server cannot understand before it is closed (4008),
+# and how long a session closed for abuse (flood, huge frame, junk) may not open sockets
+# (`yourtrumps_site.ws_cooldown`). An honest client sends no such frame.
+WS_MAX_BAD_FRAMES = _positive_int("WS_MAX_BAD_FRAMES", 10)
+WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
 # Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
 # signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
 # a household, a school or a mobile carrier shares one address).
@@ -385,9 +443,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {
+        "cancelled_cleanup": {"()": "yourtrumps_site.log_filters.CancelledCleanupIsNotAnError"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
+        "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "axes": {"level": "WARNING"},

@@ -14,4 +14,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.play.urls")),
     path("", include("games.matchmaking.urls")),
+    path("", include("notifications.urls")),
 ]

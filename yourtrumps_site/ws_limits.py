@@ -20,6 +20,15 @@ Every frame from the client passes two checks before the consumer's `receive` se
   parser raises `RecursionError` (not `ValueError`) near depth 1000, which would crash the
   consumer. The site's messages are flat objects.
 
+- **Junk.** A connection that sends `WS_MAX_BAD_FRAMES` frames the server cannot understand
+  (not JSON, not a message of the socket, too deep) is closed with code 4008 (RFC 6455's 1008
+  "policy violation" in the application's range). The consumers count them with `ws_strike`;
+  a refusal of a well-formed message (a move at a stale ply, a move that is not legal) is not
+  junk: an honest client meets those in a race.
+
+- **Cool-down.** A close for a flood, a huge frame or junk puts the session under a cool-down
+  (`yourtrumps_site.ws_cooldown`): its new sockets are refused at the handshake for a while.
+
 - **Departure.** Nothing is sent once the client has gone (a reply to a client that left
   while it was being answered is dropped, not an error of the application).
 
@@ -47,11 +56,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from yourtrumps_site.i18n import language_for_scope
+from yourtrumps_site.ws_cooldown import cooldown_start
 
 logger = logging.getLogger(__name__)
 
 CLOSE_TOO_BIG = 4009  # as RFC 6455's 1009, a message too big, in the range apps may send
 CLOSE_FLOOD = 4429  # the application's code for "too many messages" (like HTTP 429)
+CLOSE_JUNK = 4008  # as RFC 6455's 1008, a policy violation, in the range apps may send
 RATE_LIMITED = "rate_limited"
 UNAVAILABLE = "unavailable"
 
@@ -117,6 +128,7 @@ class WebSocketLimits:
     ws_closing: bool = False
     ws_gone: bool = False  # the client has left or the socket is closed: nothing more is sent
     ws_bucket: TokenBucket | None = None
+    ws_strikes: int = 0
 
     async def send(self, *args: Any, **kwargs: Any) -> None:
         """Send, unless the client has gone. A client that leaves while it is being answered
@@ -127,6 +139,11 @@ class WebSocketLimits:
             await super().send(*args, **kwargs)  # type: ignore[misc]
         except Disconnected:
             self.ws_gone = True
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # Channels' JSON consumer sends through `super().send`, which would pass over the
+        # `send` above: the JSON consumers' replies go through it here.
+        await self.send(text_data=await self.encode_json(content), close=close)  # type: ignore[attr-defined]
 
     async def close(self, *args: Any, **kwargs: Any) -> None:
         await super().close(*args, **kwargs)  # type: ignore[misc]
@@ -154,9 +171,8 @@ class WebSocketLimits:
         text, data = message.get("text"), message.get("bytes")
         size = len(text) if text is not None else len(data or b"")
         if size > self.ws_max_frame_bytes():
-            self.ws_closing = True
             logger.info("websocket frame of %d bytes refused: closing", size)
-            await self.close(code=CLOSE_TOO_BIG)  # type: ignore[attr-defined]
+            await self._ws_abuse(CLOSE_TOO_BIG)
             return
         if not self._ws_bucket().take():
             await self._ws_flood()
@@ -164,6 +180,7 @@ class WebSocketLimits:
         limit = int(settings.WS_MAX_JSON_DEPTH)
         if text is not None and json_too_deep(text, limit):
             await self._ws_refuse("bad_message", NOT_UNDERSTOOD)
+            await self.ws_strike()
             return
         try:
             await super().websocket_receive(message)  # type: ignore[misc]
@@ -184,8 +201,21 @@ class WebSocketLimits:
             )
         )
 
+    async def ws_strike(self) -> None:
+        """Count a frame the server could not understand; close the socket at too many."""
+        self.ws_strikes += 1
+        if self.ws_strikes >= int(settings.WS_MAX_BAD_FRAMES) and not self.ws_closing:
+            logger.info("websocket sent %d frames not understood: closing", self.ws_strikes)
+            await self._ws_abuse(CLOSE_JUNK)
+
     async def _ws_flood(self) -> None:
-        self.ws_closing = True
         logger.info("websocket flood: closing")
+        self.ws_closing = True
         await self._ws_refuse(RATE_LIMITED, gettext_lazy("Too many messages at once."))
-        await self.close(code=CLOSE_FLOOD)  # type: ignore[attr-defined]
+        await self._ws_abuse(CLOSE_FLOOD)
+
+    async def _ws_abuse(self, code: int) -> None:
+        """Close for abuse: what is queued behind is dropped, the session cools down."""
+        self.ws_closing = True
+        await cooldown_start(scope=self.scope)  # type: ignore[attr-defined]
+        await self.close(code=code)  # type: ignore[attr-defined]

@@ -4,8 +4,11 @@ Protocol (JSON objects):
 
 - The server sends `{"type": "lobby", "pools": [{"key": "3+2", "waiting": 2}, ...],
   "seeks": [{"id", "player", "player_id", "rating", "provisional", "time_control",
-  "rated"}, ...], "me": {"searching": {"pool", "since_ms"} | null, "challenges_in": [...],
-  "challenges_out": [tokens], "live_match": {"id", "url"} | null}, "server_time_ms"}` on
+  "rated"}, ...], "tables": [{"token", "url", "creator", "players", "time_control", "rated",
+  "seats": [{"index", "kind", "player", "rating", "ai_level", ...}]}, ...], "me":
+  {"searching": {"pool", "since_ms", "fill_ai_at_ms"} | null, "table": {...} | null,
+  "can_start", "challenges_in": [...], "challenges_out": [tokens],
+  "live_match": {"id", "url"} | null}, "server_time_ms"}` (`games.matchmaking.schemas`) on
   connect, after every change that concerns it (any process), and on its periodic tick when
   something changed.
 - `{"type": "pools", "pools": [...]}` when the numbers of waiting players change.
@@ -14,7 +17,13 @@ Protocol (JSON objects):
   live match began moments ago (paired while the page was loading).
 - The client sends `{"type": "pool_join", "pool": "3+2"}`, `{"type": "pool_leave"}`,
   `{"type": "seek_create", "time_control": "5+3", "rated": true}`,
-  `{"type": "seek_accept", "id": N}`, `{"type": "seek_cancel", "id": N}`, `{"type": "sync"}`.
+  `{"type": "seek_accept", "id": N}`, `{"type": "seek_cancel", "id": N}`, `{"type": "sync"}`;
+  for tables (`games.matchmaking.tables`): `{"type": "table_create", "players": 4,
+  "time_control": "untimed", "rated": false, "public": true}`, `{"type": "table_join",
+  "table": TOKEN, "seat": N | null}`, `{"type": "table_leave" | "table_start", "table": TOKEN}`,
+  `{"type": "table_fill_ai", "table": TOKEN, "seat": N, "level": N}`,
+  `{"type": "table_seat_clear", "table": TOKEN, "seat": N}`, and, after a wait in a table
+  pool, `{"type": "pool_fill_ai"}`.
   Success: `{"type": "ok", "for": "<type>"}` then the new `lobby`; refusal:
   `{"type": "error", "code": "...", "detail": "<translated message>", "for": "<type>"}`.
 
@@ -39,7 +48,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
-from games.matchmaking import errors, selectors, services
+from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
 from yourtrumps_site.i18n import language_for_scope
@@ -83,6 +92,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _adopt(self) -> int | None:
         services.lobby_heartbeat(user=self.user, channel_name=self.channel_name)
+        tables.table_seats_renew(user=self.user)
         return selectors.fresh_match_id(user=self.user)
 
     async def disconnect(self, code: int) -> None:
@@ -114,6 +124,8 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
 
     def _beat(self) -> bool:
         pool = services.lobby_heartbeat(user=self.user, channel_name=self.channel_name)
+        tables.table_seats_renew(user=self.user)
+        tables.tables_expire()
         if pool is not None:
             services.pool_wave(pool=pool)
         return pool is not None
@@ -158,6 +170,23 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             services.seek_cancel(user=user, seek_id=message.id)
         elif message.type == "seek_accept":
             services.seek_accept(user=user, seek_id=message.id)
+        elif message.type == "pool_fill_ai":
+            tables.pool_fill_ai(user=user)
+        elif message.type == "table_create":
+            tables.table_create(user=user, players=message.players,
+                                time_control=message.time_control, rated=message.rated,
+                                public=message.public)
+        elif message.type == "table_join":
+            tables.table_join(user=user, token=message.table, seat=message.seat)
+        elif message.type == "table_leave":
+            tables.table_leave(user=user, token=message.table)
+        elif message.type == "table_fill_ai":
+            tables.table_fill_ai(user=user, token=message.table, seat=message.seat,
+                                 level=message.level)
+        elif message.type == "table_seat_clear":
+            tables.table_seat_clear(user=user, token=message.table, seat=message.seat)
+        elif message.type == "table_start":
+            tables.table_start(user=user, token=message.table)
 
     # --- from the groups ------------------------------------------------------------------
 
@@ -181,6 +210,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             "type": "lobby",
             "pools": selectors.pools(now=now),
             "seeks": selectors.lobby_seeks(now=now),
+            "tables": selectors.lobby_tables(now=now),
             "me": selectors.user_lobby_state(user=self.user, now=now),
         }
 
@@ -199,6 +229,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         with translation.override(self.language):
             detail = _("The server did not understand that.")
         await self._error(errors.BAD_MESSAGE, detail, None)
+        await self.ws_strike()
 
     async def _send(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":")))

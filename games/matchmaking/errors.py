@@ -16,6 +16,12 @@ TOO_MANY_SEEKS: Final = "too_many_seeks"
 BAD_MESSAGE: Final = "bad_message"
 NOT_LOGGED_IN: Final = "not_logged_in"
 NO_SUCH_PLAYER: Final = "no_such_player"
+SEAT_TAKEN: Final = "seat_taken"
+ALREADY_SEATED: Final = "already_seated"
+NOT_CREATOR: Final = "not_creator"
+NOT_FULL: Final = "not_full"
+BAD_TABLE: Final = "bad_table"
+NOT_WAITING: Final = "not_waiting"
 
 
 class MatchmakingError(Exception):

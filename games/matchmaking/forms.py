@@ -1,5 +1,5 @@
 """Forms of matchmaking: a challenge (to a player, or an open link), the player a new
-challenge's link names (`?to=`), and the pool of a quick pairing."""
+challenge's link names (`?to=`), the pool of a quick pairing, and a seat at a table."""
 
 from __future__ import annotations
 
@@ -33,3 +33,11 @@ class PoolJoinForm(forms.Form):
     """A quick pairing from the home page: the pool (a time control) to wait in."""
 
     pool = forms.ChoiceField(choices=[(control.key, control.key) for control in LIVE])
+
+
+class TableJoinForm(forms.Form):
+    """Sitting down at a table from its page (a private table's link): the seat, or the
+    first empty one."""
+
+    seat = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
+                                  choices=[("", "")] + [(str(i), str(i)) for i in range(4)])

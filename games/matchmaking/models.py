@@ -110,3 +110,74 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"challenge {self.token}"
+
+
+class Table(models.Model):
+    """A table for 3 or 4 that people sit down at from the lobby (or its link, if private).
+
+    Open while `match` is empty. Starting it makes the match, sets `match` and removes its
+    seats (a person sits at one open table at a time); the row stays, so that its link, and
+    a start asked for twice, lead to that match. Closing it (its creator leaves) deletes it.
+    """
+
+    token = models.CharField(_("link token"), max_length=32, unique=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("creator"), on_delete=models.CASCADE,
+        related_name="tables_created",
+    )
+    n_players = models.PositiveSmallIntegerField(_("players"))
+    # No initial time: untimed.
+    clock_initial = models.PositiveIntegerField(_("initial time (s)"), null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(_("increment (s)"), default=0)
+    rated = models.BooleanField(_("rated"), default=False)
+    public = models.BooleanField(_("public"), default=True)
+    created_at = models.DateTimeField(_("created"))
+    match = models.OneToOneField(
+        "games.Match", verbose_name=_("match"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="table",
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(n_players__in=[3, 4]),
+                                   name="mm_table_players"),
+        ]
+        indexes = [models.Index(fields=["public", "match"], name="mm_table_open")]
+
+    def __str__(self) -> str:
+        return f"table {self.token}"
+
+
+class TableSeat(models.Model):
+    """A taken seat of an open table: a person (kept while their lobby socket renews
+    `alive_until`) or the AI at a level. An empty seat has no row."""
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    # Unique: a person sits at one open table at a time (seats go when a table starts).
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True,
+        on_delete=models.CASCADE, related_name="table_seat",
+    )
+    ai_level = models.PositiveSmallIntegerField(_("AI level"), null=True, blank=True)
+    joined_at = models.DateTimeField(_("joined"))
+    alive_until = models.DateTimeField(_("alive until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table seat")
+        verbose_name_plural = _("table seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="mm_table_seat_once"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True, ai_level__isnull=False)
+                | models.Q(user__isnull=False, ai_level__isnull=True),
+                name="mm_table_seat_kind",
+            ),
+        ]
+        indexes = [models.Index(fields=["alive_until"], name="mm_table_seat_alive")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.table_id}"

@@ -105,3 +105,32 @@ def _neighbours(group: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]
             )
         best.append(max(options, key=lambda option: (option[0], option[1])))
     return [(group[i], group[i + 1]) for i in best[-1][2]]
+
+
+def may_sit_together(group: Sequence[Candidate]) -> bool:
+    """A table's players may meet when every two of them may (each one's range, widened by
+    their wait, reaches every other)."""
+    return all(may_pair(a, b) for i, a in enumerate(group) for b in group[i + 1:])
+
+
+def tables(candidates: Sequence[Candidate], size: int) -> list[tuple[Candidate, ...]]:
+    """The tables of `size` of one wave of a table pool (each candidate at most once).
+
+    In rating order, the lowest player not yet seated either sits with the next `size - 1`
+    players, when all may sit together, or waits for the next wave: a table of neighbours in
+    rating order has the smallest spread its lowest player can have, and nobody is passed
+    over by a table of players on both sides of them."""
+    if size < 2:
+        raise ValueError(f"a table has at least two players, not {size}")
+    unique = {c.key: c for c in candidates}
+    ordered = sorted(unique.values(), key=lambda c: (c.rating, c.key))
+    found: list[tuple[Candidate, ...]] = []
+    i = 0
+    while i + size <= len(ordered):
+        group = tuple(ordered[i:i + size])
+        if may_sit_together(group):
+            found.append(group)
+            i += size
+        else:
+            i += 1
+    return found

@@ -30,10 +30,50 @@ class SeekAction(_Message):
 
 
 class Simple(_Message):
-    type: Literal["pool_leave", "sync"]
+    type: Literal["pool_leave", "pool_fill_ai", "sync"]
 
 
-LobbyMessage = Annotated[PoolJoin | SeekCreate | SeekAction | Simple, Field(discriminator="type")]
+Token = Annotated[str, Field(min_length=1, max_length=32)]
+SeatIndex = Annotated[int, Field(ge=0, le=3)]
+
+
+class TableCreate(_Message):
+    type: Literal["table_create"]
+    players: Literal[3, 4]
+    time_control: Annotated[str, Field(max_length=10)]
+    rated: bool = False
+    public: bool = True
+
+
+class TableJoin(_Message):
+    type: Literal["table_join"]
+    table: Token
+    seat: SeatIndex | None = None
+
+
+class TableAction(_Message):
+    type: Literal["table_leave", "table_start"]
+    table: Token
+
+
+class TableFillAI(_Message):
+    type: Literal["table_fill_ai"]
+    table: Token
+    seat: SeatIndex
+    level: Annotated[int, Field(ge=1, le=9)]
+
+
+class TableSeatClear(_Message):
+    type: Literal["table_seat_clear"]
+    table: Token
+    seat: SeatIndex
+
+
+LobbyMessage = Annotated[
+    PoolJoin | SeekCreate | SeekAction | Simple | TableCreate | TableJoin | TableAction
+    | TableFillAI | TableSeatClear,
+    Field(discriminator="type"),
+]
 lobby_message = TypeAdapter(LobbyMessage)
 
 
@@ -68,6 +108,30 @@ class ChallengeRow(_Message):
 class Searching(_Message):
     pool: str
     since_ms: int
+    fill_ai_at_ms: int | None
+    """At a table pool: from when the player may take the AI in the other seats."""
+
+
+class TableSeatRow(_Message):
+    index: int
+    kind: Literal["empty", "person", "ai"]
+    player: str | None
+    player_id: int | None
+    rating: int | None
+    provisional: bool
+    ai_level: int | None
+
+
+class TableRow(_Message):
+    token: str
+    url: str
+    creator: str
+    creator_id: int
+    players: Literal[3, 4]
+    time_control: str
+    rated: bool
+    public: bool
+    seats: list[TableSeatRow]
 
 
 class LiveMatch(_Message):
@@ -77,6 +141,9 @@ class LiveMatch(_Message):
 
 class Me(_Message):
     searching: Searching | None
+    table: TableRow | None
+    """The open table the player sits at (public or private)."""
+    can_start: bool
     challenges_in: list[ChallengeRow]
     challenges_out: list[str]
     live_match: LiveMatch | None
@@ -86,6 +153,7 @@ class Lobby(_Message):
     type: Literal["lobby"]
     pools: list[PoolCount]
     seeks: list[SeekRow]
+    tables: list[TableRow]
     me: Me
     server_time_ms: int
 

@@ -21,145 +21,53 @@ of waiting players when they changed.
 
 from __future__ import annotations
 
-import logging
-import math
 import random
 import secrets
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import PlayerRating, RatingMode, User
-from accounts.ratings import START_RATING
+from accounts.models import User
 from games.matchmaking import errors, pairing
+from games.matchmaking.core import (
+    LOBBY_GROUP,
+    check_free,
+    in_live_game,
+    lobby_changed,
+    lock_users,
+    pools_changed,
+    rate_limit,
+    rating_of,
+    start_match,
+    user_changed,
+    user_group,
+)
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
-from games.play.models import Match, Seat, Status
-from games.play.services import Player, match_create
-from games.play.time_control import TimeControl, offered_live
-from yourtrumps_site import ratelimit
+from games.matchmaking.pools import live_time_control as _time_control
+from games.matchmaking.pools import pool_spec
+from games.play.models import Match
+from games.play.services import Player
+from games.play.time_control import TimeControl
+from notifications.services import notification_challenge
 
-logger = logging.getLogger(__name__)
+__all__ = ["LOBBY_GROUP", "lobby_changed", "pools_changed", "user_group"]
 
-LOBBY_GROUP = "lobby"
 MAX_OPEN_SEEKS = 3
-
-
-def _rate_limit(action: str, user: User) -> None:
-    limit, window = settings.MATCHMAKING_RATE_LIMITS[action]
-    wait = ratelimit.hit(key=f"{action}:{user.pk}", limit=limit, window=window)
-    if wait is not None:
-        seconds = max(1, math.ceil(wait))
-        raise MatchmakingError(
-            errors.RATE_LIMITED,
-            ngettext(
-                "You are doing that too often. Please wait %(seconds)d second.",
-                "You are doing that too often. Please wait %(seconds)d seconds.",
-                seconds,
-            ) % {"seconds": seconds},
-        )
-
-
-def _time_control(key: str) -> TimeControl:
-    """The offered live time control of a key: the quick-pairing pools, seeks and challenges
-    all use the same set (`games.play.time_control.LIVE`)."""
-    control = offered_live(key)
-    if control is None:
-        raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
-    return control
-
-
-def _lock_users(user_ids: list[int]) -> dict[int, User]:
-    """Lock the users' rows, in the order of their ids (see the module's note on locking)."""
-    users = User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
-    return {user.pk: user for user in users}
-
-
-def _in_live_game(user_id: int) -> bool:
-    return Seat.objects.filter(
-        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING]
-    ).exists()
-
-
-def _check_free(user: User, *, own: bool = True) -> None:
-    if _in_live_game(user.pk):
-        if own:
-            raise MatchmakingError(
-                errors.IN_GAME, _("You are playing a game: finish it first.")
-            )
-        raise MatchmakingError(
-            errors.OPPONENT_IN_GAME,
-            _("%(name)s is playing another game.") % {"name": user.username},
-        )
-
-
-def _rating_of(user: User) -> float:
-    row = PlayerRating.objects.filter(user=user, mode=RatingMode.DUEL).only("rating").first()
-    return row.rating if row is not None else START_RATING
 
 
 def _start_match(
     *, users: list[User], time_control: TimeControl, rated: bool, now: datetime
 ) -> Match:
-    """A match between two locked, free users; their other offers are withdrawn."""
+    """A match of locked, free users (a duel, or a table of a pool), seated in a random
+    order."""
     players = [Player(user=user) for user in users]
     random.SystemRandom().shuffle(players)
-    match = match_create(players=players, rated=rated, time_control=time_control, now=now)
-    PoolEntry.objects.filter(user__in=users).delete()
-    had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
-    ids = [user.pk for user in users]
-    transaction.on_commit(lambda: _announce_match(match_id=match.pk, user_ids=ids))
-    if had_seeks:
-        transaction.on_commit(lobby_changed)
-    return match
-
-
-# --- telling the sockets ----------------------------------------------------------------------
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
-
-
-def _group_send(group: str, event: dict[str, object]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, event)
-    except Exception:  # the lobby refreshes itself on its next tick; the match is made
-        logger.exception("could not tell the group %s", group)
-
-
-def _announce_match(*, match_id: int, user_ids: list[int]) -> None:
-    from games.matchmaking.selectors import match_page_url
-
-    url = match_page_url(match_id=match_id)
-    for user_id in user_ids:
-        _group_send(user_group(user_id), {"type": "user.paired", "match_id": match_id,
-                                          "url": url})
-
-
-def lobby_changed() -> None:
-    """Every lobby socket re-reads the list of seeks."""
-    _group_send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-
-def pools_changed() -> None:
-    """Every lobby socket gets the new numbers of waiting players (one query, here)."""
-    from games.matchmaking.selectors import pools
-
-    _group_send(LOBBY_GROUP, {"type": "lobby.pools", "pools": pools()})
-
-
-def _user_changed(user_id: int) -> None:
-    _group_send(user_group(user_id), {"type": "user.changed"})
+    return start_match(players=players, time_control=time_control, rated=rated, now=now)
 
 
 # --- quick pairing ----------------------------------------------------------------------------
@@ -180,14 +88,15 @@ def _pool_locked(key: str) -> Pool:
 def pool_join(
     *, user: User, pool: str, channel_name: str = "", now: datetime | None = None
 ) -> list[Match]:
-    """Wait in the pool of that time control (leaving any other); a wave runs at once.
-    Returns the matches that wave made (maybe the player's own)."""
+    """Wait in the pool (a duel's time control, or a table's size and time control),
+    leaving any other; a wave runs at once. Returns the matches that wave made (maybe the
+    player's own)."""
     now = now or timezone.now()
-    _time_control(pool)  # refuses an unknown pool
-    _rate_limit("pool_join", user)
+    pool_spec(pool)  # refuses an unknown pool
+    rate_limit("pool_join", user)
     with transaction.atomic():
-        locked = _lock_users([user.pk])[user.pk]
-        _check_free(locked)
+        locked = lock_users([user.pk])[user.pk]
+        check_free(locked)
         _pool_ensure(pool)
         entry = PoolEntry.objects.filter(user=locked).first()
         alive_until = now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS)
@@ -199,7 +108,7 @@ def pool_join(
             if entry is not None:
                 entry.delete()
             PoolEntry.objects.create(
-                user=locked, pool_id=pool, rating=_rating_of(locked), joined_at=now,
+                user=locked, pool_id=pool, rating=rating_of(locked), joined_at=now,
                 alive_until=alive_until, channel_name=channel_name,
             )
     matches = pool_wave(pool=pool, now=now, force=True)
@@ -211,7 +120,7 @@ def pool_join(
 def pool_leave(*, user: User) -> bool:
     """Stop waiting. True if the player was waiting."""
     with transaction.atomic():
-        _lock_users([user.pk])
+        lock_users([user.pk])
         left = PoolEntry.objects.filter(user=user).delete()[0] > 0
         if left:
             transaction.on_commit(pools_changed)
@@ -226,10 +135,11 @@ def _waved_recently(key: str, now: datetime, interval: float, row: Pool | None =
 
 
 def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) -> list[Match]:
-    """Pair the players waiting in a pool. Without `force`, nothing happens if a wave of this
-    pool ran less than `MATCHMAKING_WAVE_SECONDS` ago (any process may ask; one wave runs)."""
+    """Pair the players waiting in a pool (or seat them at tables, in a table pool). Without
+    `force`, nothing happens if a wave of this pool ran less than `MATCHMAKING_WAVE_SECONDS`
+    ago (any process may ask; one wave runs)."""
     now = now or timezone.now()
-    control = _time_control(pool)
+    players, control = pool_spec(pool)
     interval = settings.MATCHMAKING_WAVE_SECONDS
     matches: list[Match] = []
     if not force and _waved_recently(pool, now, interval):
@@ -253,28 +163,30 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
             )
             for entry in entries
         ]
-        pairs = pairing.pair(candidates)
-        if not pairs:
+        groups: list[tuple[pairing.Candidate, ...]] = (
+            list(pairing.pair(candidates)) if players == 2
+            else pairing.tables(candidates, players)
+        )
+        if not groups:
             return []
-        users = _lock_users(sorted(c.key for pair in pairs for c in pair))
+        users = lock_users(sorted(c.key for group in groups for c in group))
         # Read again under the users' locks: someone may have left or been paired meanwhile.
         still = set(
             PoolEntry.objects.filter(pool=row, user_id__in=list(users)).values_list(
                 "user_id", flat=True
             )
         )
-        for a, b in pairs:
-            if a.key not in still or b.key not in still:
+        for group in groups:
+            keys = [c.key for c in group]
+            if any(key not in still for key in keys):
                 continue
-            busy = [key for key in (a.key, b.key) if _in_live_game(key)]
+            busy = [key for key in keys if in_live_game(key)]
             if busy:  # started a game elsewhere meanwhile: no longer waiting
                 PoolEntry.objects.filter(user_id__in=busy).delete()
                 continue
             matches.append(
-                _start_match(
-                    users=[users[a.key], users[b.key]], time_control=control,
-                    rated=True, now=now,
-                )
+                _start_match(users=[users[key] for key in keys], time_control=control,
+                             rated=True, now=now)
             )
         if matches:
             transaction.on_commit(pools_changed)
@@ -324,10 +236,10 @@ def seek_create(
 ) -> Seek:
     now = now or timezone.now()
     control = _time_control(time_control)
-    _rate_limit("seek_create", user)
+    rate_limit("seek_create", user)
     with transaction.atomic():
-        locked = _lock_users([user.pk])[user.pk]
-        _check_free(locked)
+        locked = lock_users([user.pk])[user.pk]
+        check_free(locked)
         if Seek.objects.filter(creator=locked, alive_until__gt=now).count() >= MAX_OPEN_SEEKS:
             raise MatchmakingError(
                 errors.TOO_MANY_SEEKS,
@@ -368,12 +280,12 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
     if seek.creator_id == user.pk:
         raise MatchmakingError(errors.OWN, _("You cannot accept your own seek."))
     with transaction.atomic():
-        users = _lock_users([seek.creator_id, user.pk])
+        users = lock_users([seek.creator_id, user.pk])
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
         if seek is None or seek.creator_id not in users:
             raise _seek_gone()
-        _check_free(users[user.pk])
-        _check_free(users[seek.creator_id], own=False)
+        check_free(users[user.pk])
+        check_free(users[seek.creator_id], own=False)
         return _start_match(
             users=[users[seek.creator_id], users[user.pk]],
             time_control=TimeControl.of(seek), rated=seek.rated, now=now,
@@ -398,7 +310,7 @@ def challenge_create(
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
         raise MatchmakingError(errors.NO_SUCH_PLAYER, _("This account is closed."))
-    _rate_limit("challenge_create", challenger)
+    rate_limit("challenge_create", challenger)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
@@ -408,7 +320,9 @@ def challenge_create(
         )
         if challenged is not None:
             challenged_id = challenged.pk
-            transaction.on_commit(lambda: _user_changed(challenged_id))
+            transaction.on_commit(lambda: user_changed(challenged_id))
+            # Every open page of theirs, not only the lobby, hears of it.
+            notification_challenge(challenge=challenge)
     return challenge
 
 
@@ -430,10 +344,10 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
     if challenge.challenged_id is not None and challenge.challenged_id != user.pk:
         raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
     with transaction.atomic():
-        users = _lock_users([challenge.challenger_id, user.pk])
+        users = lock_users([challenge.challenger_id, user.pk])
         challenge = _challenge_open(token, now, lock=True)
-        _check_free(users[user.pk])
-        _check_free(users[challenge.challenger_id], own=False)
+        check_free(users[user.pk])
+        check_free(users[challenge.challenger_id], own=False)
         match = _start_match(
             users=[users[challenge.challenger_id], users[user.pk]],
             time_control=TimeControl.of(challenge),
@@ -461,5 +375,5 @@ def challenge_decline(*, user: User, token: str, now: datetime | None = None) ->
             raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
         challenge.save(update_fields=["status"])
         if other is not None:
-            transaction.on_commit(lambda: _user_changed(other))
+            transaction.on_commit(lambda: user_changed(other))
     return challenge

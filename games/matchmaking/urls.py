@@ -11,5 +11,7 @@ urlpatterns = [
     path("challenge/<token:token>/", views.challenge_detail, name="challenge"),
     path("challenge/<token:token>/accept/", views.challenge_accept, name="challenge_accept"),
     path("challenge/<token:token>/decline/", views.challenge_decline, name="challenge_decline"),
+    path("table/<token:token>/", views.table_detail, name="table"),
+    path("table/<token:token>/join/", views.table_join, name="table_join"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
 ]

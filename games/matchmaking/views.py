@@ -13,10 +13,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import ratings
 from accounts.selectors import user_get_by_username
-from games.matchmaking import selectors, services
+from games.matchmaking import selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
-from games.matchmaking.forms import ChallengeForm, ChallengeTargetForm, PoolJoinForm
+from games.matchmaking.forms import (
+    ChallengeForm,
+    ChallengeTargetForm,
+    PoolJoinForm,
+    TableJoinForm,
+)
+from games.matchmaking.pools import TABLE_POOL_SIZES, pool_key
+from games.play.forms import ai_levels, time_control_choices
 from games.play.time_control import LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
 
@@ -42,6 +50,19 @@ def lobby_labels() -> dict[str, Any]:
         "disconnected": _("Connection lost. Reconnecting…"),
         "connectionFailed": _("The connection failed. Trying again…"),
         "connectionFailedFinal": _("The connection failed. Reload the page to try again."),
+        "noTables": _("No open tables. Create one!"),
+        "emptySeat": _("empty seat"),
+        "sitDown": _("Sit down"),
+        "leave": _("Leave the table"),
+        "start": _("Start the game"),
+        "fillAI": _("Seat the AI"),
+        "removeAI": _("Remove"),
+        "ai": _("AI, level %(level)s"),
+        "public": _("public"),
+        "private": _("private, by link only"),
+        "tableOf": _("%(name)s's table for %(count)s"),
+        "waitingForPlayers": _("Waiting for every seat to be taken."),
+        "fillRest": _("Play now with the AI in the other seats"),
     }
 
 
@@ -50,6 +71,7 @@ def lobby_config(request: HttpRequest) -> dict[str, Any]:
         "socketPath": "/ws/lobby/",
         "userId": request.user.pk,
         "labels": lobby_labels(),
+        "levels": [[number, name] for number, name in ai_levels()],
     }
 
 
@@ -61,6 +83,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "pools": [control.key for control in LIVE],
+            "table_pools": [
+                {"players": n,
+                 "pools": [(pool_key(players=n, control=c), c.label) for c in LIVE]}
+                for n in TABLE_POOL_SIZES
+            ],
+            "time_controls": time_control_choices(untimed=True),
+            "levels": ai_levels(),
             "lobby_config": lobby_config(request),
         },
     )
@@ -161,5 +190,44 @@ def challenge_decline(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+def table_detail(request: HttpRequest, token: str) -> HttpResponse:
+    """A table's page, where its link leads: who sits where, and a seat for the visitor."""
+    table = selectors.table_get(token=token)
+    if table is None:
+        raise Http404(_("There is no such table."))
+    if table.match_id is not None:
+        return redirect(selectors.match_page_url(match_id=table.match_id))
+    seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
+    return render(request, "games/table.html", {
+        "table": table,
+        "row": selectors.table_row(table=table),
+        "time_control": TimeControl.of(table),
+        "seated": seated,
+    })
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, token: str) -> HttpResponse:
+    """Sit down (from the table's page), then wait at the lobby, whose socket keeps the seat."""
+    form = TableJoinForm(request.POST)
+    seat = form.cleaned_data["seat"] if form.is_valid() else None
+    try:
+        match = tables.table_join(user=request.user, token=token, seat=seat)  # type: ignore[arg-type]
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+        return redirect("matchmaking:table", token=token)
+    if match is not None:
+        return redirect(selectors.match_page_url(match_id=match.pk))
+    return redirect("matchmaking:lobby")
+
+
+@require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/leaderboard.html", {"rows": selectors.leaderboard()})
+    fewest, most = ratings.ESTABLISHED_AFTER_GAMES
+    return render(request, "games/leaderboard.html", {
+        "board": selectors.leaderboard(),
+        "threshold": round(ratings.PROVISIONAL_DEVIATION),
+        "fewest_games": fewest,
+        "most_games": most,
+    })

@@ -122,7 +122,35 @@ def due_at(match: MatchFacts, seats: Sequence[SeatFacts], *, now: datetime | Non
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late) if t is not None), default=None)
+    return min((t for t in (flag_at(match, seats), late, takeover_at(match, seats))
+                if t is not None), default=None)
+
+
+def takeover_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """At a table of 3-4, when the person to move passes their seat to the AI if nothing
+    changes meanwhile: `GAMES_TABLE_ABSENCE_SECONDS` after they were last here (but not before
+    their turn began), or at an untimed table `GAMES_TABLE_MOVE_LIMIT_SECONDS` into their
+    turn, whichever comes first. A present player's "last here" is the end of their presence
+    lease: renewing it moves this instant on, so the instant is due exactly when the player
+    has really been gone that long. None in a duel (there the game ends by abandonment)."""
+    if (match.n_players < 3 or match.status != Status.PLAYING or match.to_move is None
+            or match.turn_started_at is None):
+        return None
+    mover = seats[match.to_move]
+    if mover.is_ai:
+        return None
+    moments = []
+    if mover.clock_ms is None:
+        moments.append(match.turn_started_at
+                       + timedelta(seconds=settings.GAMES_TABLE_MOVE_LIMIT_SECONDS))
+    if mover.connections > 0:
+        gone: datetime | None = mover.present_until  # None: present with no lease to lapse
+    else:
+        gone = mover.disconnected_at or match.started_at or match.created_at
+    if gone is not None:
+        absent = gone + timedelta(seconds=settings.GAMES_TABLE_ABSENCE_SECONDS)
+        moments.append(max(absent, match.turn_started_at))
+    return min(moments, default=None)
 
 
 # --- presence --------------------------------------------------------------------------------
@@ -151,8 +179,9 @@ def claim_available_at(match: MatchFacts, seats: Sequence[SeatFacts], now: datet
     """When the others may claim victory because the mover has left, or None if they can't:
     the mover is a person with no open game socket, gone a while during their own turn. One
     who has not moved yet (not in `movers`, the seats that have moved) is not claimed
-    against: the game may be aborted instead."""
-    if match.status != Status.PLAYING or match.to_move is None:
+    against: the game may be aborted instead. At a table of 3-4 nobody claims: the AI takes
+    the seat over (`takeover_at`)."""
+    if match.status != Status.PLAYING or match.to_move is None or match.n_players > 2:
         return None
     mover = seats[match.to_move]
     if is_present(mover, now) or mover.index not in movers:

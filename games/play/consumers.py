@@ -116,11 +116,13 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
             await self._error(errors.BAD_MESSAGE, "send one JSON text message", None)
+            await self.ws_strike()
             return
         try:
             raw = json.loads(text_data)
         except ValueError:
             await self._error(errors.BAD_MESSAGE, "not JSON", None)
+            await self.ws_strike()
             return
         kind = raw.get("type") if isinstance(raw, dict) else None
         try:
@@ -130,6 +132,7 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
             where = ".".join(str(p) for p in first.get("loc", ())) or "message"
             await self._error(errors.BAD_MESSAGE, f"{where}: {first['msg']}",
                               kind if isinstance(kind, str) else None)
+            await self.ws_strike()
             return
         if message.type == "sync":
             await db_call(services.match_deadline_enforce, match_id=self.match_id)

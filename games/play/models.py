@@ -148,8 +148,9 @@ class Match(models.Model):
 
     @property
     def rating_mode(self) -> str:
-        """The rating a rated match changes (`accounts.models.RatingMode`)."""
-        return RatingMode.DUEL
+        """The rating a rated match changes (`accounts.models.RatingMode`): a table of 3-4
+        has a rating of its own."""
+        return RatingMode.DUEL if self.n_players == 2 else RatingMode.TABLE
 
 
 class Seat(models.Model):
@@ -181,6 +182,10 @@ class Seat(models.Model):
     # Open sockets renew this lease; a server that died without closing them lets it lapse,
     # so a count left behind by a crash does not keep a player "here" for ever.
     present_until = models.DateTimeField(_("present until"), null=True, blank=True)
+    # At a table of 3-4: the ply from which the AI plays this person's seat, because they
+    # left or stopped moving (`games.play.services.takeover`); None while they play it.
+    taken_over_ply = models.PositiveIntegerField(_("taken over by the AI at ply"), null=True,
+                                                 blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -199,7 +204,12 @@ class Seat(models.Model):
 
     @property
     def is_ai(self) -> bool:
+        """Whether the AI plays the seat now: an AI seat, or a person's seat taken over."""
         return self.ai_level is not None
+
+    @property
+    def taken_over(self) -> bool:
+        return self.taken_over_ply is not None
 
     @property
     def rating_delta(self) -> int | None:
@@ -211,8 +221,9 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        # A seat taken over keeps its person's name: they are the one who played (and lost).
         return player_name(
-            ai_level=self.ai_level,
+            ai_level=None if self.taken_over else self.ai_level,
             username=self.user.username if self.user_id is not None else None,
             guest=bool(self.guest_id),
         )

@@ -64,6 +64,8 @@ class SeatState(_Message):
     name: str
     kind: Literal["user", "guest", "ai", "deleted"]
     ai_level: int | None
+    taken_over: bool
+    """At a table: the AI plays this person's seat since they left (`name` is theirs)."""
     trump: Suit | None
     hand: list[Card] | None
     """The cards of this hand the viewer may see (`games.rules.visible_hands`)."""

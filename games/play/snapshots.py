@@ -27,7 +27,8 @@ def _ms(at: datetime | None) -> int | None:
 
 
 def _seat_kind(seat: Seat) -> str:
-    if seat.is_ai:
+    """Who sits there; a seat the AI took over is still its person's (`taken_over` says so)."""
+    if seat.is_ai and not seat.taken_over:
         return "ai"
     if seat.user_id is not None:
         return "user"
@@ -90,6 +91,7 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
                 "kind": _seat_kind(seat),
                 "username": seat.user.username if seat.user_id is not None else None,
                 "ai_level": seat.ai_level,
+                "taken_over": seat.taken_over,
                 "trump": seat.trump or None,
                 "clock_ms": seat.clock_ms,
                 "connections": seat.connections,

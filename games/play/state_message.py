@@ -69,6 +69,14 @@ def _cards(mask: int) -> list[str]:
     return [CARD_NAMES[code] for code in mask_codes(mask)]
 
 
+def _place(stored: int | None, state: State | None, seat: int) -> int | None:
+    """A seat's place: the stored one once the match is over; during play, a seat that has
+    gone out has the place of its order of going out (the first out, the first place)."""
+    if stored is not None or state is None or seat not in state.out:
+        return stored
+    return state.out.index(seat) + 1
+
+
 def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                   now: datetime | None = None) -> dict[str, Any]:
     """The state message for one seat (None: a spectator), as the board draws it."""
@@ -104,17 +112,21 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
         seat_views.append(
             {
                 "index": facts.index,
-                "name": player_name(ai_level=raw["ai_level"], username=raw["username"],
-                                    guest=raw["kind"] == "guest"),
+                # A seat taken over is named by its person; `taken_over` says the AI plays it.
+                "name": player_name(
+                    ai_level=None if raw.get("taken_over") else raw["ai_level"],
+                    username=raw["username"], guest=raw["kind"] == "guest",
+                ),
                 "kind": raw["kind"],
                 "ai_level": raw["ai_level"],
+                "taken_over": bool(raw.get("taken_over")),
                 "trump": raw["trump"],
                 "hand": _cards(known[facts.index]) if state is not None else None,
                 "hidden": hidden[facts.index] if state is not None else 0,
                 "hand_size": state.hand_size(facts.index) if state is not None else 0,
                 "clock_ms": checks.remaining_ms(match, facts, now),
                 "connected": checks.is_present(facts, now),
-                "place": raw["place"],
+                "place": _place(raw["place"], state, facts.index),
                 "result": raw["result"],
                 "rating_before": raw["rating_before"],
                 "rating_after": raw["rating_after"],
@@ -127,7 +139,9 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
     take_count = 0
     if state is not None and playing:
         take_count = state.take_count()
-        if viewer_seat is not None and viewer_seat == to_move:
+        # A seat the AI took over is the AI's to play, even to its person watching.
+        if (viewer_seat is not None and viewer_seat == to_move
+                and not snapshot["seats"][viewer_seat].get("taken_over")):
             legal = [str(m) for m in state.legal_moves()]
     trump_choice = None
     if status == Status.TRUMPS:
@@ -143,7 +157,8 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
     if moves:
         last = {"ply": len(moves), "seat": moves[-1][0], "move": moves[-1][1],
                 "taken": [str(card) for card in parse_cards(snapshot["last_taken"])]}
-    player = viewer_seat is not None and (state is None or viewer_seat not in state.out)
+    player = (viewer_seat is not None and (state is None or viewer_seat not in state.out)
+              and not snapshot["seats"][viewer_seat].get("taken_over"))
     return {
         "type": "state",
         "id": snapshot["id"],

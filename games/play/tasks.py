@@ -43,12 +43,14 @@ def _choose(game: Game, level: int, movetime: float | None,
     return choose_move(game, level, movetime=movetime, should_stop=should_stop)
 
 
-def ai_movetime(*, level: int, clock_ms: int | None, increment: int) -> float | None:
-    """Seconds the AI may think, or None for its level's own budget: less only when its
-    clock is short (a small share of the time left, plus half the increment)."""
+def ai_movetime(*, level: int, clock_ms: int | None, increment: int, players: int = 2
+                ) -> float | None:
+    """Seconds the AI may think, or None for its level's own budget at a table of `players`:
+    less only when its clock is short (a small share of the time left, plus half the
+    increment)."""
     from games.ai import level_budget
 
-    budget = min(float(level_budget(level)), AI_MAX_MOVETIME)
+    budget = min(float(level_budget(level, players)), AI_MAX_MOVETIME)
     if clock_ms is None:
         return None if budget < AI_MAX_MOVETIME else budget
     share = clock_ms / 1000 / 25 + increment * 0.5
@@ -79,6 +81,7 @@ def ai_move(match_id: int, ply: int) -> str | None:
         level=seat.ai_level or 1,
         clock_ms=checks.remaining_ms(match, seat, timezone.now()),
         increment=match.clock_increment,
+        players=match.n_players,
     )
     # Stop a little before the soft limit so that the best move so far is still played.
     hard_stop = time.monotonic() + AI_SOFT_TIME_LIMIT - 1.5
@@ -89,7 +92,7 @@ def ai_move(match_id: int, ply: int) -> str | None:
         move = game.legal_moves()[0]
     try:
         services.move_apply(
-            match_id=match_id, seat=seat.index, move=str(move), expected_ply=ply
+            match_id=match_id, seat=seat.index, move=str(move), expected_ply=ply, by_ai=True
         )
     except PlayError as error:  # the match moved on meanwhile (resigned, flagged, aborted)
         logger.info("AI move for match %s ply %s not played: %s", match_id, ply, error.code)

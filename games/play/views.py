@@ -138,6 +138,8 @@ def board_labels() -> dict[str, Any]:
         "chooseSecond": _("Now choose the card to lay on top"),
         "theirTurn": _("{name} to move"),
         "aiThinking": _("{name} is thinking"),
+        # Translators: the seat of a player who left a table, played by the AI since.
+        "aiFor": _("AI for {name}"),
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),
@@ -158,11 +160,19 @@ def board_labels() -> dict[str, Any]:
         "opponentOffersRematch": _("{name} wants a rematch"),
         "replay": _("Replay"),
         "confirmResign": _("Resign this game?"),
+        "cancel": _("Cancel"),
         "won": _("You won"),
         "lost": _("You lost"),
         "draw": _("Draw"),
         "aborted": _("Game aborted"),
         "winner": _("{name} won"),
+        # Translators: at a table of 3 or 4, to a spectator: the one player who lost.
+        "loser": _("{name} lost"),
+        # Translators: a seat's place at the end of a game of 3 or 4 (1 is the best).
+        "place": _("Place {place}"),
+        # Translators: a player of a game of 3 or 4 who has played out their cards, and the
+        # place that gives them (the first out has the first place).
+        "placeOut": _("Out: place {place}"),
         "reasons": {str(value): str(label) for value, label in TerminationReason.choices},
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost. Reconnecting…"),

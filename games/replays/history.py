@@ -86,11 +86,11 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
                      ) -> QuerySet[Match]:
     """Finished matches, newest first, narrowed by the filters (and to a player's games).
 
-    Newest first by id (the order the games were created in, which is the order they
-    started): the primary key's index for the site's list, and for a player's the index of
-    seats by (user, match descending), so that a page is read in index order and never
-    sorted, however many games there are. A player's games are a join on their seat (one
-    seat per match: no duplicates), in one ``filter`` so the result applies to that seat."""
+    Newest first by the time they finished, the time the page shows (a long game that
+    started first may finish last), then by id: the index of `finished_at` for the site's
+    list; a player's games are found by the index of seats by (user, match) and sorted, a
+    top-N sort of one player's games. A player's games are a join on their seat (one seat
+    per match: no duplicates), in one ``filter`` so the result applies to that seat."""
     matches = Match.objects.filter(status=Status.FINISHED)
     if player_id is not None:
         matches = matches.filter(seats__user_id=player_id,
@@ -117,7 +117,7 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
         matches = matches.filter(finished_at__lt=_day_start(filters.date_to + timedelta(days=1)))
     if filters.n_players is not None:
         matches = matches.filter(n_players=filters.n_players)
-    return matches.order_by("-id")
+    return matches.order_by("-finished_at", "-id")
 
 
 FINISHED_RESULTS = (SeatResult.WIN, SeatResult.LOSS, SeatResult.DRAW)

@@ -192,14 +192,23 @@ class Replay:
         return bool(self.data["live"])
 
 
+def taken_over_name(name: str, ply: int | None) -> str:
+    """A seat's name in a replay: a person's seat taken over by the AI at a table says from
+    which move on the AI played it (the move after `ply`)."""
+    if ply is None:
+        return name
+    return _("%(name)s (the AI from move %(move)d)") % {"name": name, "move": ply + 1}
+
+
 def _seat_view(seat: Seat) -> dict[str, Any]:
     profile_url = None
-    if seat.user_id is not None and not seat.is_ai:
+    if seat.user_id is not None and (not seat.is_ai or seat.taken_over):
         profile_url = reverse("profile", args=[seat.user.username])
     return {
         "index": seat.index,
-        "name": seat.display_name,
-        "kind": "ai" if seat.is_ai else ("user" if seat.user_id else "guest"),
+        "name": taken_over_name(seat.display_name, seat.taken_over_ply),
+        "kind": "ai" if seat.is_ai and not seat.taken_over else (
+            "user" if seat.user_id else "guest"),
         "trump": seat.trump or None,
         "url": profile_url,
         "result": seat.result or None,
@@ -302,12 +311,14 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
     names = record.players
     trumps = game.start.trumps
     outcome = game.outcome()
+    taken = record_takeovers(headers, game.n_players, game.ply)
     seat_views = []
     for seat in range(game.n_players):
         seat_views.append(
             {
                 "index": seat,
-                "name": names[seat] or _("Seat %(seat)d") % {"seat": seat + 1},
+                "name": taken_over_name(names[seat] or _("Seat %(seat)d") % {"seat": seat + 1},
+                                        taken.get(seat)),
                 "kind": "record",
                 "trump": trumps[seat].letter,
                 "url": None,
@@ -364,6 +375,21 @@ RECORD_SECONDS_DIGITS = 6
 """A record's clock (``TimeControl``) is at most 999,999 seconds a side; more is not ours."""
 RECORD_MS_DIGITS = 10
 """A move's time (``MoveTimes``) is at most 9,999,999,999 ms."""
+
+
+def record_takeovers(headers: dict[str, str], n_players: int, n_plies: int) -> dict[int, int]:
+    """The seats the AI took over, from ``TakenOver`` ("SEAT:PLY ...": from that many moves
+    on the AI played the seat), seat -> ply. A header of another form is kept as given (as
+    every header the site does not know) and shows nothing."""
+    taken: dict[int, int] = {}
+    for item in headers.get("TakenOver", "").split():
+        seat_text, colon, ply_text = item.partition(":")
+        seat = plain_decimal(seat_text, max_digits=1)
+        ply = plain_decimal(ply_text, max_digits=RECORD_MS_DIGITS)
+        if not colon or seat is None or ply is None or seat >= n_players or ply > n_plies:
+            return {}
+        taken[seat] = ply
+    return taken
 
 
 def _record_clock(headers: dict[str, str]) -> tuple[int | None, int]:

@@ -10,6 +10,8 @@ game's own::
     [TimeControl "180+2"]           initial+increment in seconds, "-" when untimed
     [MoveTimes "1200 3400 ..."]     the milliseconds each move took, in ply order
     [SiteTermination "abandonment"] only for the site's own end: a player left the game
+    [TakenOver "2:17"]              at a table: the AI played seat 2 from ply 17 on (its
+                                    person left; docs/play.md, "Leaving a table")
 
 From ``TimeControl`` and ``MoveTimes`` every clock at every ply can be rebuilt exactly (the
 server's rule: the mover's clock loses the time spent and gains the increment), so an
@@ -71,6 +73,9 @@ def record_export(*, match: Match, site_url: str = "") -> str:
         headers["MoveTimes"] = " ".join(str(move.time_spent_ms) for move in moves)
     if match.is_over and match.termination in SITE_TERMINATIONS:
         headers["SiteTermination"] = match.termination
+    taken = [f"{seat.index}:{seat.taken_over_ply}" for seat in seats if seat.taken_over]
+    if taken:
+        headers["TakenOver"] = " ".join(taken)
     return format_record(game, headers)
 
 

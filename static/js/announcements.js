@@ -1,16 +1,9 @@
-// Shows staff announcements (for example "the server restarts in 5 minutes") on every page.
-import { ReconnectingSocket } from "./socket.js";
+// Shows staff announcements (for example "the server restarts in 5 minutes") on every page;
+// `site.js` hands it the site socket's messages.
 
-const banner = document.getElementById("announcement");
-
-if (banner) {
-  new ReconnectingSocket("/ws/site/", {
-    baseDelayMs: 1000,
-    maxDelayMs: 30_000,
-    onMessage: (message) => {
-      if (message.type !== "announcement") return;
-      banner.textContent = message.text;
-      banner.hidden = false;
-    },
-  });
+/** Show an `announcement` message in the page's banner (other messages are not its own). */
+export function showAnnouncement(message, banner = document.getElementById("announcement")) {
+  if (!banner || message.type !== "announcement") return;
+  banner.textContent = message.text;
+  banner.hidden = false;
 }

@@ -92,6 +92,29 @@ def test_many_games_end_the_provisional_mark() -> None:
     assert rating_get(user=anna, now=now + timedelta(days=3 * 365)).provisional
 
 
+def games_to_establish(opponent: ratings.Standing | None) -> int:
+    """Rated games a new player plays, won and lost in turn, until the rating is established:
+    against `opponent` every time, or (None) against another newcomer playing as many."""
+    now = timezone.now()
+    player = ratings.Standing.new()
+    other = opponent or ratings.Standing.new()
+    for game in range(1, 100):
+        mine, theirs = ratings.rate_duel(player, other, first_score=float(game % 2), now=now)
+        player = ratings.Standing(mine.rating, mine.deviation, mine.volatility, now)
+        if opponent is None:
+            other = ratings.Standing(theirs.rating, theirs.deviation, theirs.volatility, now)
+        if not ratings.is_provisional(player.deviation):
+            return game
+    raise AssertionError("never established")
+
+
+def test_the_games_a_rating_takes_to_become_established_are_the_ones_the_pages_say() -> None:
+    fewest, most = ratings.ESTABLISHED_AFTER_GAMES
+    established = ratings.Standing(1500.0, 60.0, 0.06, timezone.now())
+    assert games_to_establish(established) == fewest
+    assert games_to_establish(None) == most
+
+
 @pytest.mark.django_db
 def test_refuses_a_player_against_themself() -> None:
     anna = make_user("anna")

@@ -60,16 +60,14 @@ const STATE_NOT_DRAWN = {
   "clock.initial": "the template shows the time control; the seats carry the clocks",
   "clock.increment": "the template shows the time control; the seats carry the clocks",
   dealer: "who dealt shows in no part of the board",
-  n_players: "the layout follows the seats",
   "seats[].index": "a seat's place in the list is its index",
   "seats[].ai_level": "the AI's name says its level",
-  "seats[].place": "the result names the winner and the loser",
   "seats[].rating_before": "the rating and its change are shown",
   "seats[].rating_after": "the rating and its change are shown",
 };
 
 test("the board reads every field of the match socket's state", () => {
-  const sources = code(["board.js", "panel.js", "main.js", "acts.js", "legal.js"]
+  const sources = code(["board.js", "seats.js", "center.js", "panel.js", "main.js", "acts.js", "legal.js"]
     .map((file) => `../../static/js/game/${file}`));
   const fields = fieldsOf(schemas.match.state);
   assert.deepEqual(unread(fields, sources).sort(), Object.keys(STATE_NOT_DRAWN).sort());
@@ -82,7 +80,7 @@ const LOBBY_NOT_DRAWN = {
 };
 
 test("the lobby reads every field of the lobby message", () => {
-  const sources = code(["lobby.js", "challenge.js", "socket.js"].map((file) => `../../static/js/lobby/${file}`));
+  const sources = code(["lobby.js", "challenge.js", "socket.js", "tables.js"].map((file) => `../../static/js/lobby/${file}`));
   const fields = fieldsOf(schemas.lobby.lobby);
   assert.deepEqual(unread(fields, sources).sort(), Object.keys(LOBBY_NOT_DRAWN).sort());
 });
@@ -91,5 +89,12 @@ test("every field is found, nested ones included", () => {
   const fields = fieldsOf(schemas.match.state);
   for (const field of ["can_offer_draw", "last_move.taken", "seats[].hand", "trump_choice.deadline_ms"]) {
     assert.ok(fields.includes(field), field);
+  }
+});
+
+test("the header's script reads every field of the site socket's notification messages", () => {
+  const sources = code(["../../static/js/notifications.js", "../../static/js/site.js"]);
+  for (const type of ["notifications", "notification"]) {
+    assert.deepEqual(unread(fieldsOf(schemas.site[type]), sources), [], type);
   }
 });

@@ -13,7 +13,8 @@ import websockets
 from games.play import services
 from games.play.services import Player
 from tests.load.client import MatchClient, connect
-from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_TOO_BIG, TokenBucket
+from tests.load.sessions import session_cookie
+from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_JUNK, CLOSE_TOO_BIG, TokenBucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 
@@ -79,8 +80,8 @@ def test_the_site_socket_is_limited_too(asgi_server):
 
     async def scenario():
         connection = await connect(url, "/ws/site/")
-        for _ in range(300):
-            await connection.send("{}")
+        for _ in range(300):  # understood, refused (only the staff announce): not junk
+            await connection.send(json.dumps({"type": "announce", "text": "hello"}))
         await drain_until_closed(connection)
         return connection.close_code
 
@@ -117,3 +118,81 @@ def test_json_nesting_is_measured_outside_strings():
     assert json_too_deep("[" * 5, 3)
     assert json_too_deep('{"a": [[{"b": []}]]}', 3)
     assert not json_too_deep("[[]]" * 50, 3)
+
+
+async def test_a_reply_to_a_client_that_has_left_is_dropped_not_a_server_error():
+    """Daphne refuses a send on a protocol that has closed (autobahn's `Disconnected`); a client
+    that sends junk and leaves at once must not make the consumer fail with a traceback, also
+    when the reply goes through the JSON consumer's `send_json`."""
+    from autobahn.exception import Disconnected
+
+    from yourtrumps_site.consumers import SiteConsumer
+
+    async def closed_protocol(message):
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    consumer = SiteConsumer()
+    consumer.scope = {"type": "websocket", "path": "/ws/site/", "headers": [], "user": None}
+    consumer.base_send = closed_protocol
+
+    await consumer.receive(text_data="not json")  # refused with an error frame that cannot go out
+
+    assert consumer.ws_gone is True
+    await consumer.send_json({"type": "error"})  # and nothing more is attempted
+
+
+def test_junk_closes_the_socket_with_4008_and_cools_the_session_down(asgi_server, duel,
+                                                                      make_user, settings):
+    """Frames the server cannot understand close the socket after `WS_MAX_BAD_FRAMES`, and the
+    session may not open another socket for a while; a message understood and refused is not
+    junk, and another session of the same address is not touched."""
+    url = asgi_server.extra["url"]
+    junk = ["not json", "[1, 2]", json.dumps({"type": "dance"}), json.dumps({"type": "move"})]
+    cookie, other = session_cookie(make_user()), session_cookie(make_user())
+
+    async def scenario():
+        client = await MatchClient.open(url, duel.pk, cookie)
+        for _ in range(30):  # refused (a spectator's move), not for its form
+            await client.send({"type": "move", "move": "6S", "ply": 99})
+        for index in range(40):
+            await client.send(junk[index % len(junk)])
+        received = await drain_until_closed(client.connection)
+        closed = client.connection.close_code
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            await connect(url, f"/ws/match/{duel.pk}/", cookie)
+        bystander = await MatchClient.open(url, duel.pk, other)  # opened: it has its state
+        state = bystander.state
+        await bystander.close()
+        return closed, received, refused.value.response.status_code, state
+
+    closed, received, status, state = asyncio.run(scenario())
+
+    assert closed == CLOSE_JUNK
+    codes = [m["code"] for m in received if m["type"] == "error"]
+    assert codes.count("bad_message") == settings.WS_MAX_BAD_FRAMES
+    assert len(codes) == 30 + settings.WS_MAX_BAD_FRAMES  # nothing answered after the close
+    assert status == 403
+    assert state["type"] == "state"
+
+
+def test_a_flood_cools_the_session_down_and_the_cool_down_ends(asgi_server, duel, make_user):
+    url = asgi_server.extra["url"]
+    cookie = session_cookie(make_user())
+
+    async def scenario():
+        client = await MatchClient.open(url, duel.pk, cookie)
+        for _ in range(300):
+            await client.send({"type": "sync"})
+        await drain_until_closed(client.connection)
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            await connect(url, "/ws/site/", cookie)
+        from django.core.cache import cache
+
+        from yourtrumps_site.ws_cooldown import _key
+
+        await cache.adelete(_key(cookie.split("=", 1)[1]))  # as when its time has passed
+        again = await connect(url, "/ws/site/", cookie)
+        await again.close()
+        return client.connection.close_code
+
+    assert asyncio.run(scenario()) == CLOSE_FLOOD

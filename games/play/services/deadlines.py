@@ -1,5 +1,6 @@
 """What the clock makes happen when nobody acts: the mover's flag, a trump choice's timeout,
-and the AI's task sent again when the AI is late.
+the AI's task sent again when the AI is late, and at a table of 3-4 the AI taking over the
+seat of a person who left (`takeover`).
 
 Every change of turn writes the match's next such instant (`Match.due_at`, from
 `checks.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
@@ -23,6 +24,7 @@ from games.play.models import Match, Seat, TerminationReason
 from games.play.services.core import ai_move_send, change_commit, match_lock, trump_choice_of
 from games.play.services.finishing import match_lose
 from games.play.services.play import trumps_advance
+from games.play.services.takeover import takeover_if_due
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +60,8 @@ def _enforce(match_id: int, now: datetime) -> None:
             return
         if match.due_at is None or now < match.due_at:
             return  # someone acted meanwhile and set the next deadline
-        if _trump_time_out(match, seats, now) or _flag_fall(match, seats, now):
+        if (_trump_time_out(match, seats, now) or _flag_fall(match, seats, now)
+                or takeover_if_due(match, seats, now)):
             return
         _resend_late_ai(match, seats, now)
         # Nothing more is due now: keep the next instant (no client needs to see it).

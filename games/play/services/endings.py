@@ -24,10 +24,12 @@ from games.play.services.core import (
     seat_check,
 )
 from games.play.services.finishing import match_finish, match_lose, seats_out
+from games.play.services.takeover import person_check
 from games.rules import (
     Outcome,
     Termination,
 )
+from notifications.services import notification_draw_declined
 
 
 def _movers(match: Match) -> set[int]:
@@ -40,7 +42,7 @@ def match_resign(*, match_id: int, seat: int, now: datetime | None = None) -> Ch
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         check_not_over(match)
         if match.status != Status.PLAYING:
             raise PlayError(errors.WRONG_PHASE, "the game has not started: abort it instead")
@@ -58,7 +60,7 @@ def match_abort(*, match_id: int, seat: int, now: datetime | None = None) -> Cha
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         check_not_over(match)
         if not checks.can_abort(match, movers=_movers(match)):
             raise PlayError(errors.CANNOT_ABORT, "every player has moved: resign instead")
@@ -80,7 +82,7 @@ def match_draw_offer(*, match_id: int, seat: int, now: datetime | None = None) -
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         _check_draw_allowed(match, seats)
         if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
             _agree_draw(match, seats, now)
@@ -102,7 +104,7 @@ def match_draw_accept(*, match_id: int, seat: int, now: datetime | None = None) 
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         _check_draw_allowed(match, seats)
         if match.draw_offer_seat is None or match.draw_offer_seat == seat:
             raise PlayError(errors.NO_DRAW_OFFER, "the other player has not offered a draw")
@@ -115,10 +117,13 @@ def match_draw_decline(*, match_id: int, seat: int, now: datetime | None = None)
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         _check_draw_allowed(match, seats)
         if match.draw_offer_seat is None:
             raise PlayError(errors.NO_DRAW_OFFER, "there is no draw offer")
+        if match.draw_offer_seat != seat:  # declined, not taken back: the offerer is told
+            notification_draw_declined(match=match, seats=seats, offerer=match.draw_offer_seat,
+                                       decliner=seat, now=now)
         match.draw_offer_seat = None
         return change_commit(match, seats, now=now, turn_changed=False)
 
@@ -128,7 +133,7 @@ def match_claim_victory(*, match_id: int, seat: int, now: datetime | None = None
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        seat_check(seats, seat)
+        person_check(seat_check(seats, seat))
         check_not_over(match)
         at = checks.claim_available_at(match, seats, now, movers=_movers(match))
         if at is None or match.to_move == seat:

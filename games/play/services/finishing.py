@@ -1,5 +1,5 @@
 """The end of a match, shared by every way a game ends (and nothing outside this package):
-result, places, frozen clocks, and the ratings of a rated duel."""
+result, places, frozen clocks, and the ratings of a rated duel or table."""
 
 from __future__ import annotations
 
@@ -55,16 +55,23 @@ def match_finish(
             seat.place, seat.result = None, SeatResult.NONE
         else:
             seat.place = outcome.place_of(seat.index)
-            if outcome.loser is None:
+            if seat.taken_over:
+                seat.result = SeatResult.LOSS  # they left the table: as a resignation
+            elif outcome.loser is None:
                 seat.result = SeatResult.DRAW
             elif seat.index == outcome.loser:
                 seat.result = SeatResult.LOSS
             else:
                 seat.result = SeatResult.WIN
-    if match.rated and not aborted and len(seats) == 2:
-        _rate(match, seats, outcome, now)
+    if match.rated and not aborted:
+        if len(seats) == 2:
+            _rate(match, seats, outcome, now)
+        else:
+            _rate_table(match, seats, outcome, now)
     for seat in seats:
         seat.save()
+    # The players who were away from the board are told (`notifications.tasks`).
+    task_send_on_commit("notify.match_finished", match.pk)
     if not aborted and len(seats) == 2 and match.variant == Variant.STANDARD:
         # Cut the game's puzzles off the web process, once the end is committed.
         task_send_on_commit(PUZZLES_TASK, match.pk)
@@ -89,6 +96,34 @@ def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) 
         mode=match.rating_mode, now=now
     )
     for seat, change in zip((first, second), changes, strict=True):
+        seat.rating_before = change.rating_before
+        seat.rating_after = change.rating_after
+        seat.deviation_before = change.deviation_before
+        seat.deviation_after = change.deviation_after
+
+
+def rating_places(outcome: Outcome, seats: Sequence[Seat]) -> list[int]:
+    """The places a table is rated by: the game's own (`Outcome.place_of`), except that the
+    players who left (their seats taken over by the AI) come last, as if they had resigned;
+    the others keep their order. Competition ranking: shared places share a number."""
+    left = [seat.taken_over for seat in seats]
+    keys = [(1 if gone else 0, 0 if gone else outcome.place_of(seat.index))
+            for seat, gone in zip(seats, left, strict=True)]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def _rate_table(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:
+    """Rate a finished rated table on the table rating (`accounts.table_ratings`), in this
+    transaction, and keep each player's rating before and after on their seat."""
+    from accounts.services import rating_apply_table_result
+
+    if any(seat.user is None for seat in seats):
+        return  # an account deleted mid-game: the table is not rated
+    changes = rating_apply_table_result(
+        users=[seat.user for seat in seats if seat.user is not None],
+        places=rating_places(outcome, seats), now=now,
+    )
+    for seat, change in zip(seats, changes, strict=True):
         seat.rating_before = change.rating_before
         seat.rating_after = change.rating_after
         seat.deviation_before = change.deviation_before

@@ -30,6 +30,7 @@ from games.play.services.core import (
     trump_choice_of,
 )
 from games.play.services.finishing import match_finish, match_lose
+from games.play.services.takeover import person_check
 from games.play.time_control import UNTIMED, TimeControl
 from games.rules import (
     ALL_CARDS,
@@ -97,8 +98,8 @@ def match_create(
         raise ValueError(f"Svoi Kozyri is played by 2, 3 or 4 players, not {n}")
     if variant not in Variant.values:
         raise ValueError(f"unknown variant {variant!r}")
-    if rated and (n != 2 or any(p.user is None for p in players) or not time_control.timed):
-        raise ValueError("only a timed duel between two accounts can be rated")
+    if rated and (any(p.user is None for p in players) or (n == 2 and not time_control.timed)):
+        raise ValueError("only games between accounts, timed duels or tables, can be rated")
     clock_initial = time_control.initial
     rng = random.SystemRandom()
     seed = rng.randrange(2**63) if seed is None else seed
@@ -182,16 +183,20 @@ def match_choose_trump(
 
 
 def move_apply(
-    *, match_id: int, seat: int, move: str, expected_ply: int, now: datetime | None = None
+    *, match_id: int, seat: int, move: str, expected_ply: int, now: datetime | None = None,
+    by_ai: bool = False,
 ) -> Change:
     """Play `move` for `seat`, which must be to move at `expected_ply` (the number of moves
-    played so far). A mover whose time has run out loses instead (`game_over`)."""
+    played so far). A mover whose time has run out loses instead (`game_over`). `by_ai`: the
+    AI's task plays it; only it moves a seat the AI has taken over."""
     now = now or timezone.now()
     flagged = False
     with transaction.atomic():
         match, seats = match_lock(match_id)
         mover = seat_check(seats, seat)
         check_not_over(match)
+        if not by_ai:
+            person_check(mover)
         if match.status != Status.PLAYING:
             raise PlayError(errors.WRONG_PHASE, "the trumps are still being chosen")
         if expected_ply != match.ply:

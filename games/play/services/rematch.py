@@ -13,6 +13,7 @@ from games.play.models import Match
 from games.play.services.core import Change, Player, change_commit, match_lock, seat_check
 from games.play.services.play import match_create
 from games.rules import next_dealer
+from notifications.services import notification_rematch_offer
 
 
 def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> Change | None:
@@ -31,6 +32,7 @@ def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> C
         others = [s for s in seats if s.index != seat and not s.is_ai]
         if others and match.rematch_offer_seat in (None, seat):
             match.rematch_offer_seat = seat
+            notification_rematch_offer(match=match, seats=seats, seat=seat, now=now)
             return change_commit(match, seats, now=now, turn_changed=False)
         players = [
             Player(user=s.user, guest_id=s.guest_id, ai_level=s.ai_level) for s in seats

@@ -1,11 +1,13 @@
 // The game board: a pure view of the state the server sends (including the legal moves of
 // the seat to move). It draws, and reports the player's intents; the server decides.
 
-import { cardBack, cardElement, sortHand, suitBadge } from "./cards.js";
+import { cardBack, cardElement, sortHand } from "./cards.js";
+import { centerMethods } from "./center.js";
 import { el, fill } from "../dom.js";
-import { enabledCards, takeMove } from "./legal.js";
+import { enabledCards } from "./legal.js";
 import { formatClock, LOW_TIME_MS } from "./numbers.js";
 import { panelMethods } from "./panel.js";
+import { seatMethods } from "./seats.js";
 
 const ANIMATION_MS = 380;
 
@@ -20,9 +22,11 @@ export class Board {
     this.selected = null; // the beater chosen, waiting for the second card
     this.receivedAt = 0;
     this.serverOffset = 0;
-    this.confirmingResign = false;
+    this.resignDialog = null; // the open confirmation of a resignation (panel.js)
     this.parts = {
-      top: root.querySelector("[data-part=top]"),
+      across: root.querySelector("[data-part=top]"),
+      left: root.querySelector("[data-part=left]"),
+      right: root.querySelector("[data-part=right]"),
       bottom: root.querySelector("[data-part=bottom]"),
       center: root.querySelector("[data-part=center]"),
       status: root.querySelector("[data-part=status]"),
@@ -50,7 +54,7 @@ export class Board {
     this.receivedAt = performance.now();
     this.serverOffset = next.server_time_ms - Date.now();
     if (!previous || previous.ply !== next.ply || !this.isMyTurn()) this.selected = null;
-    if (!previous || previous.status !== next.status) this.confirmingResign = false;
+    if (previous && previous.status !== next.status) this.closeResign();
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     this.render();
     if (before) this.animateFrom(before, next.last_move);
@@ -93,18 +97,11 @@ export class Board {
   isMyTurn() { return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you; }
   seatName(index) {
     const seat = this.state.seats[index];
-    return index === this.state.you ? this.labels.you : seat.name;
+    const name = index === this.state.you ? this.labels.you : seat.name;
+    // A person's seat the AI took over at a table: "AI for <name>".
+    return seat.taken_over ? fill(this.labels.aiFor, { name }) : name;
   }
   nowServer() { return Date.now() + this.serverOffset; }
-
-  /** The seats in screen order: the viewer (or seat 0) at the bottom, the others on top. */
-  layout() {
-    const n = this.state.seats.length;
-    const bottom = this.isPlayer() ? this.state.you : 0;
-    const others = [];
-    for (let i = 1; i < n; i += 1) others.push((bottom + i) % n);
-    return { bottom, others };
-  }
 
   // --- rendering --------------------------------------------------------------------------
 
@@ -115,9 +112,10 @@ export class Board {
     this.root.dataset.version = s.version;
     this.root.dataset.you = s.you ?? "";
     this.root.dataset.toMove = s.to_move ?? "";
-    const { bottom, others } = this.layout();
-    this.parts.top.replaceChildren(...others.map((i) => this.renderSeat(i, false)));
-    this.parts.bottom.replaceChildren(this.renderSeat(bottom, true));
+    this.root.dataset.players = s.n_players;
+    const { bottom, opponents } = this.layout();
+    this.renderOpponents(opponents);
+    this.parts.bottom.replaceChildren(this.renderSeat(bottom));
     this.renderCenter();
     this.renderStatus();
     this.renderActions();
@@ -128,58 +126,23 @@ export class Board {
     document.title = this.isMyTurn() ? `\u25CF ${this.labels.yourTurn} \u00b7 ${this.baseTitle}` : this.baseTitle;
   }
 
-  renderSeat(index, isBottom) {
+  /** The seat at the bottom, the viewer's own (a spectator's: seat 0's, the cards everyone
+   *  knows of it and backs): its cards are buttons when the viewer plays. */
+  renderSeat(index) {
     const s = this.state;
     const seat = s.seats[index];
-    const box = el("section", "seat");
-    box.dataset.seat = index;
-    box.dataset.testid = `seat-${index}`;
-    if (s.to_move === index && s.status !== "finished" && s.status !== "aborted") box.classList.add("to-move");
-    if (index === s.you) box.classList.add("mine");
-
-    const head = el("header", "seat-head");
-    const name = el("span", "seat-name", this.seatName(index));
-    if (index === s.you && seat.name) name.title = seat.name;
-    head.append(name);
-    if (seat.rating !== undefined && seat.rating !== null) {
-      const rating = el("span", "rating", `${seat.rating}${seat.provisional ? "?" : ""}`);
-      if (seat.rating_delta !== null && seat.rating_delta !== undefined) {
-        const delta = el("span", `rating-delta ${seat.rating_delta >= 0 ? "up" : "down"}`,
-          seat.rating_delta >= 0 ? `+${seat.rating_delta}` : `\u2212${-seat.rating_delta}`);
-        delta.dataset.testid = `rating-delta-${index}`;
-        rating.append(" ", delta);
-      }
-      head.append(rating);
-    }
-    if (seat.kind !== "ai" && !seat.connected && s.status === "playing") head.append(el("span", "offline", this.labels.offline));
-    if (seat.trump) {
-      const badge = suitBadge(seat.trump, this.labels, fill(this.labels.trump, { suit: this.labels.suits[seat.trump] }));
-      badge.classList.add("trump-badge");
-      badge.dataset.testid = `trump-${index}`;
-      head.append(badge);
-    }
-    if (s.status !== "trumps") head.append(el("span", "hand-size", this.labels.handSize[seat.hand_size] ?? String(seat.hand_size)));
-    if (seat.clock_ms !== null && seat.clock_ms !== undefined) {
-      const clock = el("span", "clock", formatClock(seat.clock_ms));
-      clock.dataset.clock = index;
-      clock.setAttribute("role", "timer");
-      head.append(clock);
-    }
-    box.append(head);
-
+    const box = this.seatBox(index);
     const hand = el("div", "hand");
     hand.dataset.testid = `hand-${index}`;
     if (seat.trump) hand.style.setProperty("--trump-color", "");
-    const interactive = isBottom && this.isMyTurn();
-    const enabled = interactive ? enabledCards(this.state.legal_moves, this.selected) : new Set();
+    const enabled = this.isMyTurn() ? enabledCards(this.state.legal_moves, this.selected) : new Set();
     const cards = sortHand(seat.hand || [], seat.trump);
     const takenNow = this.takenCards(index);
     for (const card of cards) {
       const node = cardElement(card, {
-        tag: isBottom && this.isPlayer() ? "button" : "div",
+        tag: this.isPlayer() ? "button" : "div",
         labels: this.labels,
         trump: seat.trump,
-        small: !isBottom,
       });
       if (node.tagName === "BUTTON") {
         node.disabled = !enabled.has(card);
@@ -190,7 +153,7 @@ export class Board {
       if (takenNow.has(card)) node.classList.add("just-taken");
       hand.append(node);
     }
-    for (let i = 0; i < (seat.hidden || 0); i += 1) hand.append(cardBack({ small: !isBottom }));
+    for (let i = 0; i < (seat.hidden || 0); i += 1) hand.append(cardBack());
     box.append(hand);
     return box;
   }
@@ -199,73 +162,6 @@ export class Board {
   takenCards(index) {
     const last = this.state.last_move;
     return new Set(last && last.seat === index ? last.taken : []);
-  }
-
-  renderCenter() {
-    const s = this.state;
-    const center = this.parts.center;
-    center.replaceChildren();
-    if (s.status === "trumps") {
-      center.append(this.renderTrumpChoice());
-      return;
-    }
-    const pileBox = el("div", "pile");
-    pileBox.dataset.testid = "pile";
-    pileBox.setAttribute("aria-label", this.labels.pile[s.pile.length] ?? String(s.pile.length));
-    pileBox.setAttribute("role", "group");
-    const last = s.last_move;
-    const lastCards = new Set(last && !last.move.startsWith("+") ? last.move.split("-") : []);
-    const shownFrom = Math.max(0, s.pile.length - 8);
-    if (shownFrom > 0) {
-      const under = el("div", "pile-under");
-      under.style.setProperty("--depth", Math.min(shownFrom, 6));
-      pileBox.append(under);
-    }
-    s.pile.forEach((card, i) => {
-      const node = cardElement(card, { labels: this.labels });
-      if (i < shownFrom) node.classList.add("buried");
-      if (i === s.pile.length - 1) node.classList.add("top");
-      if (lastCards.has(card)) node.classList.add("last");
-      pileBox.append(node);
-    });
-    if (!s.pile.length) pileBox.append(el("div", "pile-empty", this.labels.emptyPile));
-    const count = el("div", "pile-count", this.labels.pile[s.pile.length] ?? String(s.pile.length));
-    count.dataset.testid = "pile-count";
-    center.append(pileBox, count);
-    const take = takeMove(s.legal_moves);
-    if (this.isMyTurn() && take) {
-      const button = el("button", "button take-button", this.labels.take[s.take_count] ?? take);
-      button.type = "button";
-      button.dataset.testid = "take";
-      button.addEventListener("click", () => this.play(take));
-      center.append(button);
-    }
-  }
-
-  renderTrumpChoice() {
-    const s = this.state;
-    const box = el("div", "trump-choice");
-    const choice = s.trump_choice;
-    const mine = this.isPlayer() && choice.chooser === s.you;
-    box.append(el("p", "trump-choice-title",
-      mine ? this.labels.chooseTrump : fill(this.labels.waitTrump, { name: this.seatName(choice.chooser) })));
-    if (mine) {
-      const row = el("div", "trump-buttons");
-      for (const suit of "CDHS") {
-        const button = el("button", "button suit-button");
-        button.type = "button";
-        button.append(suitBadge(suit, this.labels));
-        button.dataset.testid = `choose-${suit}`;
-        button.disabled = !choice.free.includes(suit);
-        button.addEventListener("click", () => this.send({ type: "trump", suit }));
-        row.append(button);
-      }
-      box.append(row);
-    }
-    const countdown = el("p", "trump-deadline");
-    countdown.dataset.deadline = choice.deadline_ms ?? "";
-    box.append(countdown);
-    return box;
   }
 
   // --- time -------------------------------------------------------------------------------
@@ -369,5 +265,6 @@ export class Board {
   }
 }
 
-// The side panel (status, actions, result, move list) is drawn by panel.js's methods.
-Object.assign(Board.prototype, panelMethods);
+// The seats (seats.js), the pile and the trump choice (center.js) and the side panel (status,
+// actions, result, move list: panel.js) are drawn by those modules' methods.
+Object.assign(Board.prototype, seatMethods, centerMethods, panelMethods);

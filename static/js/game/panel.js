@@ -3,6 +3,7 @@
 // methods of `Board` (mixed in by board.js): they read its state and labels and send intents.
 
 import { moveHtml } from "./cards.js";
+import { confirmDialog } from "./confirm.js";
 import { el, fill } from "../dom.js";
 
 export const panelMethods = {
@@ -17,9 +18,9 @@ export const panelMethods = {
         status.classList.add("my-turn");
         if (this.selected) text = this.labels.chooseSecond;
         else text = s.pile.length ? this.labels.yourTurnBeat : this.labels.yourTurnLead;
-      } else if (mover.kind === "ai") {
+      } else if (mover.kind === "ai" || mover.taken_over) {
         status.classList.add("thinking");
-        text = fill(this.labels.aiThinking, { name: mover.name });
+        text = fill(this.labels.aiThinking, { name: this.seatName(s.to_move) });
       } else {
         text = fill(this.labels.theirTurn, { name: this.seatName(s.to_move) });
       }
@@ -41,6 +42,28 @@ export const panelMethods = {
     return b;
   },
 
+  /** Resigning asks first, in a dialog that a double click or a repeated Enter cannot pass. */
+  askResign() {
+    if (this.resignDialog) return;
+    this.resignDialog = confirmDialog(this.root, {
+      text: this.labels.confirmResign,
+      confirm: this.labels.resign,
+      cancel: this.labels.cancel,
+      testid: "resign-dialog",
+      onConfirm: () => this.send({ type: "resign" }),
+      onClose: () => {
+        this.resignDialog = null;
+        const again = this.root.querySelector("[data-testid=resign]");
+        if (again) again.focus();
+      },
+    });
+  },
+
+  /** The game ended (or left the phase where one may resign) while the dialog was open. */
+  closeResign() {
+    if (this.resignDialog) this.resignDialog.close();
+  },
+
   renderActions() {
     const s = this.state;
     const box = this.parts.actions;
@@ -49,11 +72,7 @@ export const panelMethods = {
     if (s.status === "playing" || s.status === "trumps") {
       if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
       if (s.status === "playing") {
-        if (this.confirmingResign) {
-          box.append(this.button(this.labels.confirmResign, "resign-confirm", () => { this.confirmingResign = false; this.send({ type: "resign" }); }, "button danger"));
-        } else {
-          box.append(this.button(this.labels.resign, "resign", () => { this.confirmingResign = true; this.renderActions(); this.root.querySelector("[data-testid=resign-confirm]").focus(); }));
-        }
+        box.append(this.button(this.labels.resign, "resign", () => this.askResign()));
         if (s.can_offer_draw) {
           if (s.draw_offer !== null && s.draw_offer !== s.you) {
             box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: s.seats[s.draw_offer].name })));
@@ -105,6 +124,7 @@ export const panelMethods = {
     if (s.status === "aborted") return this.labels.aborted;
     if (s.result.loser === null) return this.labels.draw;
     if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
+    if (s.n_players > 2) return fill(this.labels.loser, { name: s.seats[s.result.loser].name });
     const winner = s.seats.find((seat) => seat.result === "win");
     return winner ? fill(this.labels.winner, { name: winner.name }) : "";
   },
@@ -124,19 +144,41 @@ export const panelMethods = {
       : this.isPlayer() ? (s.result.loser === s.you ? "lost" : "won") : "decided";
   },
 
+  /** The move list: one row per ply, its number beside it, the latest in view. Each state
+   *  adds its new plies to the rows already drawn (a game may have 2,000), and the list is
+   *  drawn again only when what it shows no longer starts the game's moves. */
   renderMoves() {
     const list = this.parts.moves;
     const s = this.state;
-    const items = s.moves.map(([seat, text], i) => {
-      const li = el("li", `move seat-${seat}`);
-      li.value = i + 1;
-      li.innerHTML = moveHtml(text);
-      li.title = s.seats[seat].name;
-      li.dataset.move = text;
-      if (i === s.moves.length - 1) { li.classList.add("last"); li.setAttribute("aria-current", "true"); }
-      return li;
-    });
-    list.replaceChildren(...items);
+    let shown = list.children.length;
+    const last = list.lastElementChild;
+    if (shown > s.moves.length || (last && last.dataset.move !== s.moves[shown - 1][1])) {
+      list.replaceChildren();
+      shown = 0;
+    }
+    const rows = [];
+    for (let i = shown; i < s.moves.length; i += 1) rows.push(this.moveRow(i));
+    if (rows.length) list.append(...rows);
+    for (const old of list.querySelectorAll("li.last")) {
+      old.classList.remove("last");
+      old.removeAttribute("aria-current");
+    }
+    const current = list.lastElementChild;
+    if (current) { current.classList.add("last"); current.setAttribute("aria-current", "true"); }
     list.scrollTop = list.scrollHeight;
-  }
+  },
+
+  moveRow(i) {
+    const [seat, text] = this.state.moves[i];
+    const li = el("li", `move seat-${seat}`);
+    li.value = i + 1;
+    li.title = this.state.seats[seat].name;
+    li.dataset.move = text;
+    const number = el("span", "move-number", `${i + 1}.`);
+    number.setAttribute("aria-hidden", "true");
+    const move = el("span", "move-text");
+    move.innerHTML = moveHtml(text);
+    li.append(number, move);
+    return li;
+  },
 };

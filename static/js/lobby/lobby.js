@@ -1,7 +1,8 @@
-// The lobby: quick-pairing pools, the live list of seeks, challenges for the player.
+// The lobby: quick-pairing pools, the live lists of seeks and tables, challenges for the player.
 // Every word shown comes from the page (config.labels); the server's messages are shown as sent.
 import { el, fill } from "../dom.js";
 import { connectLobby, readConfig } from "./socket.js";
+import { renderMyTable, renderTables } from "./tables.js";
 
 const config = readConfig();
 const labels = config.labels;
@@ -11,7 +12,11 @@ const searching = document.getElementById("searching");
 const seeksBody = root.querySelector("[data-role=seeks]");
 const challengesIn = document.getElementById("challenges-in");
 const liveMatch = document.getElementById("live-match");
+const tablesList = root.querySelector("[data-role=tables]");
+const myTable = document.getElementById("my-table");
+const fillAI = searching.querySelector("[data-role=fill-ai]");
 let searchingSince = null;
+let fillAIAt = null;
 let clockOffsetMs = 0;
 
 function say(text, isError = false) {
@@ -30,8 +35,10 @@ function formatWaited(ms) {
 
 function tickWaited() {
   if (searchingSince === null) return;
-  const waited = Date.now() + clockOffsetMs - searchingSince;
-  searching.querySelector("[data-role=waited]").textContent = formatWaited(waited);
+  const now = Date.now() + clockOffsetMs;
+  searching.querySelector("[data-role=waited]").textContent = formatWaited(now - searchingSince);
+  // At a table pool the server says from when the AI may fill the other seats.
+  fillAI.hidden = fillAIAt === null || now < fillAIAt;
 }
 setInterval(tickWaited, 250);
 
@@ -51,11 +58,14 @@ function renderPools(pools, me) {
   }
   if (me.searching) {
     searchingSince = me.searching.since_ms;
+    fillAIAt = me.searching.fill_ai_at_ms;
     searching.querySelector("[data-role=pool]").textContent = me.searching.pool;
     searching.hidden = false;
     tickWaited();
   } else {
     searchingSince = null;
+    fillAIAt = null;
+    fillAI.hidden = true;
     searching.hidden = true;
   }
 }
@@ -123,11 +133,32 @@ const lobby = connectLobby(config, {
     renderPools(message.pools, message.me);
     renderSeeks(message.seeks);
     renderMe(message.me);
+    renderTables(tablesList, message.tables, tableView);
+    renderMyTable(myTable, message.me, tableView);
   },
   pools(message) { renderCounts(message.pools); },
   ok() { say(""); },
   error(message) { say(message.detail, true); },
   paired() { say(labels.paired); },
+});
+
+// What the tables' buttons need; `send` is bound once the socket exists.
+const tableView = {
+  labels, levels: config.levels, userId: config.userId,
+  send: (message) => lobby.send(message),
+};
+fillAI.textContent = labels.fillRest;
+fillAI.addEventListener("click", () => lobby.send({ type: "pool_fill_ai" }));
+document.getElementById("table-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  lobby.send({
+    type: "table_create",
+    players: Number(form.elements.players.value),
+    time_control: form.elements.time_control.value,
+    rated: form.elements.rated.checked,
+    public: form.elements.public.checked,
+  });
 });
 
 for (const button of root.querySelectorAll("[data-pool]")) {

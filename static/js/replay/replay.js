@@ -103,6 +103,15 @@ function buildMoveList() {
   scrub.max = String(lastPly());
 }
 
+/** Scroll the move list (and only it: the page stays where the reader has it) so that
+ *  `item` is in view. */
+function keepInView(item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
 function showStatus(position) {
   status.replaceChildren();
   const line = document.createElement("p");
@@ -239,15 +248,17 @@ function go(target, { keepHash = false } = {}) {
   scrub.value = String(ply);
   if (graph) graph.setPly(ply);
   showEvaluation();
-  for (const button of list.querySelectorAll("button.move")) {
-    const current = Number(button.dataset.ply) === ply;
-    button.classList.toggle("current", current);
-    if (current) {
-      button.setAttribute("aria-current", "step");
-      button.scrollIntoView({ block: "nearest" });
-    } else {
-      button.removeAttribute("aria-current");
-    }
+  for (const button of list.querySelectorAll("button.move.current")) {
+    button.classList.remove("current");
+    button.removeAttribute("aria-current");
+  }
+  const current = list.querySelector(`button.move[data-ply="${ply}"]`);
+  if (current) {
+    current.classList.add("current");
+    current.setAttribute("aria-current", "step");
+    keepInView(current);
+  } else {
+    list.scrollTop = 0;
   }
   root.querySelector("[data-action=first]").disabled = ply === 0;
   root.querySelector("[data-action=prev]").disabled = ply === 0;

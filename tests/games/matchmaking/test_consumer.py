@@ -161,8 +161,8 @@ def test_a_flood_of_messages_closes_the_lobby_socket(asgi_server, make_player, l
         socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
         try:
             await socket.next("lobby")
-            for _ in range(200):  # refused at once (no database), so the bucket runs dry
-                await socket.send({"type": "fly"})
+            for _ in range(200):  # understood messages, sent faster than the bucket refills
+                await socket.send({"type": "sync"})
             while True:
                 await socket.next("error")
         except websockets.exceptions.ConnectionClosed as closed:
@@ -171,6 +171,27 @@ def test_a_flood_of_messages_closes_the_lobby_socket(asgi_server, make_player, l
             await socket.close()
 
     assert asyncio.run(scenario()) == 4429
+
+
+def test_junk_on_the_lobby_socket_closes_it_with_4008(asgi_server, make_player, lobby_settled):
+    import websockets
+
+    cookie = session_cookie_for(make_player("junker"))
+
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
+        try:
+            await socket.next("lobby")
+            for _ in range(20):
+                await socket.send({"type": "fly"})
+            while True:
+                await socket.next("error")
+        except websockets.exceptions.ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else None
+        finally:
+            await socket.close()
+
+    assert asyncio.run(scenario()) == 4008
 
 
 def test_the_lobby_sees_how_many_wait_in_each_pool(asgi_server, make_player, lobby_settled):

@@ -91,18 +91,34 @@ def test_a_challenge_link_accepted_leads_both_to_the_match(client, make_player):
     assert again["Location"] == response["Location"]
 
 
-def test_the_leaderboard_lists_established_players_only(client, make_player):
+def test_the_leaderboard_ranks_established_players_then_lists_provisional_ones(
+        client, make_player):
     established, newcomer = make_player("established"), make_player("newcomer")
-    PlayerRating.objects.filter(user=established).update(deviation=60)
-    PlayerRating.objects.create(user=newcomer, rating=2500, deviation=300)
-    PlayerRating.objects.create(user=make_player("strong"), rating=2100, deviation=50)
-    PlayerRating.objects.update_or_create(user=established, defaults={"rating": 1700,
-                                                                      "deviation": 70})
+    PlayerRating.objects.create(user=newcomer, rating=2500, deviation=300, games=3)
+    PlayerRating.objects.create(user=make_player("unrated"), rating=1500, deviation=500)
+    PlayerRating.objects.create(user=make_player("strong"), rating=2100, deviation=50,
+                                games=40)
+    PlayerRating.objects.create(user=make_player("keen"), rating=1600, deviation=200, games=5)
+    PlayerRating.objects.update_or_create(user=established, defaults={
+        "rating": 1700, "deviation": 70, "games": 20})
 
     page = client.get(reverse("matchmaking:leaderboard")).content.decode()
 
-    assert "newcomer" not in page
-    assert page.index("strong") < page.index("established")
+    # Ranked by rating among the established, the provisional below by rating too, marked.
+    order = [page.index(f"/@/{name}\"") for name in ("strong", "established", "newcomer",
+                                                        "keen")]
+    assert order == sorted(order)
+    assert "unrated" not in page
+    provisional = page[page.index('data-testid="leaderboard-provisional"'):]
+    assert provisional.count('class="provisional"') == 2
+    assert "strong" not in provisional
+    assert "becomes established after 11 to 16 rated games" in page
+    assert "is 110 or more" in page
+
+
+def test_an_empty_leaderboard_says_so(client):
+    page = client.get(reverse("matchmaking:leaderboard")).content.decode()
+    assert "Nobody has played a rated game yet." in page
 
 
 def test_the_home_page_offers_every_pool_and_nothing_else(client, make_player):
@@ -148,11 +164,13 @@ def test_an_idle_player_leaves_the_leaderboard_as_their_deviation_grows(client, 
 
     now = timezone.now()
     PlayerRating.objects.create(user=make_player("active"), rating=1800, deviation=60,
-                                last_rated_at=now - timedelta(days=1))
+                                last_rated_at=now - timedelta(days=1), games=30)
     PlayerRating.objects.create(user=make_player("idle"), rating=1900, deviation=60,
-                                last_rated_at=now - timedelta(days=400))
+                                last_rated_at=now - timedelta(days=400), games=30)
 
     board = selectors.leaderboard(now=now)
 
-    assert [row.username for row in board] == ["active"]
-    assert board[0].rank == 1
+    assert [row.username for row in board.established] == ["active"]
+    assert board.established[0].rank == 1
+    assert [(row.username, row.rank, row.provisional) for row in board.provisional] == [
+        ("idle", None, True)]

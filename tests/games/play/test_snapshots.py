@@ -125,3 +125,20 @@ def test_a_draw_may_be_offered_by_the_players_of_a_duel_between_two_people(make_
     assert not may_offer(against_ai, 0)
     assert not may_offer(table, 0)
     assert not may_offer(choosing, 0)  # the trumps are being chosen
+
+
+def test_a_seat_that_went_out_shows_its_place_during_play_and_the_stored_one_after(make_user):
+    # Seat 1 is out (the first out: the first place); seat 2 is to move on 8C.
+    people = [Player(user=make_user()) for _ in range(4)]
+    match = services.match_create(players=people, start_tpn="SHDC 7C/-/9C6D/TCJC 8C 2 1", now=T0)
+    snapshot = snapshots.match_snapshot(match_id=match.pk, now=at(1))
+    assert snapshot is not None
+    for viewer in (0, 1, 2, 3, None):
+        view = state_message(snapshot=snapshot, viewer_seat=viewer, now=at(1))
+        assert [seat["place"] for seat in view["seats"]] == [None, 1, None, None]
+    change = services.match_resign(match_id=match.pk, seat=0, now=at(2))
+    view = state_message(snapshot=change.snapshot, viewer_seat=None, now=at(2))
+    stored = {seat.index: seat.place for seat in selectors.match_seats(match=change.match)}
+    assert [seat["place"] for seat in view["seats"]] == [stored[i] for i in range(4)]
+    assert stored[1] == 1
+    assert stored[0] == max(stored.values())

@@ -108,6 +108,18 @@ def test_pages_of_history(alice, bob):
     assert len(rows) == 1
 
 
+@pytest.mark.parametrize("path", ["/games/", "/@/alice/games"])
+def test_the_history_is_ordered_by_the_finishing_time_it_shows(client, alice, bob, path):
+    """A game that started first but finished last is listed first, as its time says."""
+    long_game = finished(alice, bob, days=0)
+    short_game = finished(alice, bob, days=1)
+    Match.objects.filter(pk=long_game.pk).update(finished_at=T0 + timedelta(days=2))
+    response = client.get(path)
+    assert ids(response) == [long_game.pk, short_game.pk]
+    shown = [row.finished_at for row in response.context["rows"]]
+    assert shown == sorted(shown, reverse=True)
+
+
 def test_unfinished_and_aborted_games_are_not_in_the_history(alice, bob):
     finished(alice, bob)
     Match.objects.filter().update(status=Status.ABORTED)

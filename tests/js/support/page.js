@@ -15,7 +15,8 @@ export function installPage(body = "", { lang = "en" } = {}) {
 /** The game page's board markup (templates/games/match.html), for `Board`. */
 export const BOARD_HTML = `
 <div class="game" id="game">
-  <div data-part="top"></div><div data-part="center"></div><div data-part="bottom"></div>
+  <div data-part="top"></div><div data-part="left"></div><div data-part="center"></div>
+  <div data-part="right"></div><div data-part="bottom"></div>
   <div data-part="connection" hidden></div><p data-part="status"></p>
   <div data-part="result" hidden></div><div data-part="notice" hidden></div>
   <div data-part="actions"></div><ol data-part="moves"></ol>

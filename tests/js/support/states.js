@@ -11,13 +11,15 @@ export const LABELS = {
   you: "You", yourTurn: "Your turn", yourTurnLead: "Your turn: lead any card",
   yourTurnBeat: "Your turn: beat the top card or take", chooseSecond: "Now choose the card to lay on top",
   theirTurn: "{name} to move", aiThinking: "{name} is thinking", spectating: "You are watching this game",
-  emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?",
+  emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?", cancel: "Cancel",
   offerDraw: "Offer a draw", drawOffered: "Draw offered", acceptDraw: "Accept the draw", declineDraw: "Decline",
   opponentOffersDraw: "{name} offers a draw", claimVictory: "Claim victory", offline: "offline",
   connecting: "Connecting…", reconnecting: "Connection lost. Reconnecting…",
   connectionFailed: "The connection failed. Trying again…",
   connectionFailedFinal: "The connection failed. Reload the page to try again.",
   errors: {}, errorGeneric: "That did not work.", reasons: {},
+  place: "Place {place}", placeOut: "Out: place {place}", loser: "{name} lost", won: "You won", lost: "You lost",
+  chooseTrump: "Choose your trump suit", waitTrump: "{name} is choosing a trump suit", trumpDeadline: "A random suit in {s} s",
 };
 
 function seat(index, hand, overrides = {}) {
@@ -39,5 +41,24 @@ export function duelState({ you = 0, toMove = 0, hands = [["7C", "9D"], ["6D", "
     moves, last_move: lastMove, draw_offer: drawOffer, can_offer_draw: canOfferDraw,
     rematch_offer: null, rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
     server_time_ms: 0,
+  };
+}
+
+/**
+ * A table of 3 or 4 being played, seen by seat `you` (null: a spectator). `known[i]` are the
+ * cards of seat i the viewer may see, `hidden[i]` how many it may not; the viewer's own hand
+ * is all known. `seats[i]` overrides fields of seat i (a place, a clock, ...).
+ */
+export function tableState({ n = 4, you = 0, toMove = 0, known, hidden, pile = [], legal = [],
+  status = "playing", seats = [], result = null, trumpChoice = null, ...rest } = {}) {
+  known = known ?? Array.from({ length: n }, (_, i) => (i === you ? ["7C", "9D"] : []));
+  hidden = hidden ?? Array.from({ length: n }, (_, i) => (i === you ? 0 : 9));
+  const views = known.map((hand, i) => seat(i, hand, {
+    trump: "SHDC"[i], hidden: hidden[i], hand_size: hand.length + hidden[i], ...seats[i],
+  }));
+  return {
+    ...duelState({ you, toMove, pile, legal, ...rest }),
+    n_players: n, seats: views, status, result, trump_choice: trumpChoice,
+    legal_moves: you === toMove && status === "playing" ? legal : [],
   };
 }

@@ -1,4 +1,4 @@
-"""Print the JSON Schema of what the match and lobby sockets send (their pydantic models).
+"""Print the JSON Schema of what the match, lobby and site sockets send (their pydantic models).
 
 The client's unit tests read it (`tests/js/fixtures/socket-schemas.json`) to check that the
 browser reads every field the server sends; a test checks that file is current.
@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 
 from games.matchmaking import schemas as lobby_schemas
 from games.play import schemas as match_schemas
+from notifications import schemas as notification_schemas
 
 
 def socket_schemas() -> dict[str, object]:
@@ -17,11 +18,15 @@ def socket_schemas() -> dict[str, object]:
     return {
         "match": {"state": match_schemas.State.model_json_schema(by_alias=True)},
         "lobby": {"lobby": lobby_schemas.Lobby.model_json_schema(by_alias=True)},
+        "site": {
+            "notifications": notification_schemas.Notifications.model_json_schema(by_alias=True),
+            "notification": notification_schemas.Notification.model_json_schema(by_alias=True),
+        },
     }
 
 
 class Command(BaseCommand):
-    help = "Print the JSON Schema of the messages the match and lobby sockets send."
+    help = "Print the JSON Schema of the messages the match, lobby and site sockets send."
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
         self.stdout.write(json.dumps(socket_schemas(), indent=2, sort_keys=True))

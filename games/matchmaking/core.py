@@ -1,0 +1,165 @@
+"""What every matchmaking service shares (and nothing outside the package imports but
+through `services`): rate limits, locking users, who is free, starting a match, and telling
+the sockets.
+
+Locking, so that a player never lands in two matches and nothing deadlocks: every change to a
+player's matchmaking state first locks that player's user row; several users are locked in
+the order of their ids; a pool's or a table's row is only ever locked before users' rows, and
+never a pool and a table in one transaction. A match is started only with its people locked
+and none of them in a live game.
+
+After commit, the people of a new match are told on their user group (`user-<id>`), and the
+lobby group (`lobby`) is told when the lists of seeks or tables changed, and sent the new
+numbers of waiting players when they changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from datetime import datetime
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import PlayerRating, RatingMode, User
+from accounts.ratings import START_RATING
+from games.matchmaking import errors
+from games.matchmaking.errors import MatchmakingError
+from games.matchmaking.models import PoolEntry, Seek, Table, TableSeat
+from games.play.models import Match, Seat, Status
+from games.play.services import Player, match_create
+from games.play.time_control import TimeControl
+from yourtrumps_site import ratelimit
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def rate_limit(action: str, user: User) -> None:
+    limit, window = settings.MATCHMAKING_RATE_LIMITS[action]
+    wait = ratelimit.hit(key=f"{action}:{user.pk}", limit=limit, window=window)
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        raise MatchmakingError(
+            errors.RATE_LIMITED,
+            ngettext(
+                "You are doing that too often. Please wait %(seconds)d second.",
+                "You are doing that too often. Please wait %(seconds)d seconds.",
+                seconds,
+            ) % {"seconds": seconds},
+        )
+
+
+def lock_users(user_ids: Sequence[int]) -> dict[int, User]:
+    """Lock the users' rows, in the order of their ids (see the module's note on locking)."""
+    users = User.objects.select_for_update().filter(pk__in=list(user_ids)).order_by("pk")
+    return {user.pk: user for user in users}
+
+
+def in_live_game(user_id: int) -> bool:
+    return Seat.objects.filter(
+        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING]
+    ).exists()
+
+
+def check_free(user: User, *, own: bool = True) -> None:
+    if in_live_game(user.pk):
+        if own:
+            raise MatchmakingError(
+                errors.IN_GAME, _("You are playing a game: finish it first.")
+            )
+        raise MatchmakingError(
+            errors.OPPONENT_IN_GAME,
+            _("%(name)s is playing another game.") % {"name": user.username},
+        )
+
+
+def rating_of(user: User) -> float:
+    row = PlayerRating.objects.filter(user=user, mode=RatingMode.DUEL).only("rating").first()
+    return row.rating if row is not None else START_RATING
+
+
+def start_match(
+    *, players: Sequence[Player], time_control: TimeControl, rated: bool, now: datetime
+) -> Match:
+    """A match of locked, free people (and maybe AI seats), seated in the order given; the
+    people's other offers are withdrawn: pool entries and seeks now, seats at open tables
+    just after commit (`tables_release`, which locks those tables first)."""
+    match = match_create(players=players, rated=rated, time_control=time_control, now=now)
+    users = [player.user for player in players if player.user is not None]
+    ids = [user.pk for user in users]
+    PoolEntry.objects.filter(user__in=users).delete()
+    had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
+    transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))
+    if had_seeks:
+        transaction.on_commit(lobby_changed)
+    if TableSeat.objects.filter(user__in=users).exists():
+        transaction.on_commit(lambda: tables_release(user_ids=ids))
+    return match
+
+
+def tables_release(*, user_ids: Sequence[int]) -> None:
+    """Take the seats of these people at open tables away (they are playing now): each
+    table locked first, as everywhere; a table whose creator went with them closes."""
+    table_ids = set(TableSeat.objects.filter(user_id__in=list(user_ids))
+                    .values_list("table_id", flat=True))
+    for table_id in sorted(table_ids):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(pk=table_id,
+                                                             match__isnull=True).first()
+            if table is None:
+                continue
+            if table.creator_id in user_ids:
+                table.delete()
+            else:
+                TableSeat.objects.filter(table=table, user_id__in=list(user_ids)).delete()
+            transaction.on_commit(lobby_changed)
+
+
+# --- telling the sockets ----------------------------------------------------------------------
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def group_send(group: str, event: dict[str, object]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, event)
+    except Exception:  # the lobby refreshes itself on its next tick; the match is made
+        logger.exception("could not tell the group %s", group)
+
+
+def announce_match(*, match_id: int, user_ids: list[int]) -> None:
+    from games.matchmaking.selectors import match_page_url
+
+    url = match_page_url(match_id=match_id)
+    for user_id in user_ids:
+        group_send(user_group(user_id), {"type": "user.paired", "match_id": match_id,
+                                         "url": url})
+
+
+def lobby_changed() -> None:
+    """Every lobby socket re-reads the lists of seeks and tables."""
+    group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def pools_changed() -> None:
+    """Every lobby socket gets the new numbers of waiting players (one query, here)."""
+    from games.matchmaking.selectors import pools
+
+    group_send(LOBBY_GROUP, {"type": "lobby.pools", "pools": pools()})
+
+
+def user_changed(user_id: int) -> None:
+    group_send(user_group(user_id), {"type": "user.changed"})

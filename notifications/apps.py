@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+    verbose_name = _("Notifications")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Registered in every process, so that a service can send one by its name
+        # (`yourtrumps_site.celery.task_send`) and `games.play.events` finds its subscribers.
+        from notifications import tasks  # noqa: F401

@@ -1,0 +1,181 @@
+"""The notifications that leave the site: e-mail and Web Push, sent by the Celery tasks
+`notify.email` and `notify.push` (`notifications.tasks`), each in the player's saved language.
+
+E-mail: at most one per game (or challenge) and player per `NOTIFICATIONS_EMAIL_GAP_SECONDS`,
+with a link that unsubscribes from that kind without logging in (a signed token) and the
+one-click headers of RFC 8058. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
+encrypted for the browser (aes128gcm, RFC 8291), through pywebpush; a subscription the push
+service says is gone (404, 410) is removed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from pywebpush import WebPushException, webpush
+
+from accounts.models import User
+from notifications import selectors
+from notifications.models import Channel, Notification, PushSubscription
+from yourtrumps_site.i18n import user_language
+
+logger = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+ALL_KINDS = "all"
+
+
+def unsubscribe_token(*, user_id: int, kind: str) -> str:
+    """A token that stops e-mail of `kind` (or of every kind: `all`) for this player, for
+    whoever holds it: it is only ever put in that player's own mail."""
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_token_read(token: str) -> tuple[int, str] | None:
+    """The (user id, kind) of a token made by `unsubscribe_token`, or None if it is not one."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        return None
+    kind = data.get("k")
+    if not isinstance(kind, str):
+        return None
+    return data["u"], kind
+
+
+def _language(user: User) -> str:
+    return user_language(user) or settings.LANGUAGE_CODE
+
+
+def _absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def _recently_emailed(notification: Notification, now: datetime) -> bool:
+    since = now - timedelta(seconds=settings.NOTIFICATIONS_EMAIL_GAP_SECONDS)
+    if notification.match_id is not None:
+        same = Q(match_id=notification.match_id)
+    elif notification.challenge_id is not None:
+        same = Q(challenge_id=notification.challenge_id)
+    else:
+        return False
+    return Notification.objects.filter(
+        same, user_id=notification.user_id, emailed_at__gt=since
+    ).exists()
+
+
+def notification_email_send(*, notification_id: int, now: datetime | None = None) -> bool:
+    """E-mail the notification if the player wants it by e-mail, has an address, has not read
+    it yet and got no mail of that game in the last gap. True if a mail went out.
+
+    The player's row is locked while deciding, so two workers (a task delivered twice, two
+    moments of one game at once) never both mail."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        head = Notification.objects.filter(pk=notification_id).values("user_id").first()
+        if head is None:
+            return False
+        user = User.objects.select_for_update().filter(pk=head["user_id"]).first()
+        notification = selectors.notification_get(notification_id=notification_id)
+        if (user is None or notification is None or not user.is_active or not user.email
+                or notification.emailed_at is not None or notification.read_at is not None):
+            return False
+        if not selectors.wants(user_id=user.pk, kind=notification.kind, channel=Channel.EMAIL):
+            return False
+        if _recently_emailed(notification, now):
+            return False
+        Notification.objects.filter(pk=notification.pk).update(emailed_at=now)
+        _email(user, notification)
+    return True
+
+
+def _email(user: User, notification: Notification) -> None:
+    with translation.override(_language(user)):
+        text = selectors.notification_text(notification)
+        token = unsubscribe_token(user_id=user.pk, kind=notification.kind)
+        unsubscribe_url = _absolute(reverse("notifications:unsubscribe", args=[token]))
+        context = {
+            "user": user,
+            "text": text,
+            "url": _absolute(selectors.notification_path(notification)),
+            "settings_url": _absolute(reverse("notifications:settings")),
+            "unsubscribe_url": unsubscribe_url,
+            "kind_label": notification.get_kind_display(),
+        }
+        body = render_to_string("notifications/email.txt", context)
+        subject = _("Your Trumps: %(text)s") % {"text": text}
+    message = EmailMessage(
+        subject=subject[:180], body=body, to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.send()
+
+
+def push_payload(notification: Notification, language: str) -> str:
+    """What the service worker shows (`static/notifications-sw.js` reads these fields)."""
+    with translation.override(language):
+        return json.dumps({
+            "title": _("Your Trumps"),
+            "body": selectors.notification_text(notification),
+            "url": selectors.notification_path(notification),
+            "tag": notification.key,
+        })
+
+
+def notification_push_send(*, notification_id: int) -> int:
+    """Push the notification to every browser the player subscribed, if they want it pushed
+    and the site has its VAPID keys. Returns how many push services took it."""
+    if not selectors.push_offered():
+        return 0
+    notification = selectors.notification_get(notification_id=notification_id)
+    if notification is None or not selectors.wants(
+            user_id=notification.user_id, kind=notification.kind, channel=Channel.PUSH):
+        return 0
+    subscriptions = selectors.push_subscriptions(user_id=notification.user_id)
+    if not subscriptions:
+        return 0
+    payload = push_payload(notification, _language(notification.user))
+    return sum(_push(subscription, payload) for subscription in subscriptions)
+
+
+def _push(subscription: PushSubscription, payload: str) -> bool:
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=payload,
+            vapid_private_key=settings.WEBPUSH_VAPID_PRIVATE_KEY,
+            vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},
+            ttl=settings.WEBPUSH_TTL_SECONDS,
+            timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
+        )
+    except WebPushException as error:
+        status = getattr(error.response, "status_code", None)
+        if status in (404, 410):  # the browser unsubscribed, or the service forgot it
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
+        else:
+            logger.warning("push to subscription %s failed: %s", subscription.pk, error)
+        return False
+    except (OSError, ValueError) as error:  # the service unreachable, a key it refuses
+        logger.warning("push to subscription %s failed: %s", subscription.pk, error)
+        return False
+    return True

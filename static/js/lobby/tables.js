@@ -1,0 +1,113 @@
+// The tables for 3 and 4 in the lobby: the open public ones with who sits where, and the
+// player's own table (public or private) with what its creator may do. A pure view of the
+// `lobby` message: which seats are empty and whether the table may start come from the server.
+import { el, fill } from "../dom.js";
+
+function rating(seat) {
+  return `${seat.rating}${seat.provisional ? "?" : ""}`;
+}
+
+function seatText(seat, labels) {
+  if (seat.kind === "person") return `${seat.player} (${rating(seat)})`;
+  if (seat.kind === "ai") return fill(labels.ai, { level: seat.ai_level });
+  return labels.emptySeat;
+}
+
+function levelSelect(levels) {
+  const select = el("select", { "data-testid": "table-ai-level" });
+  for (const [number, name] of levels) {
+    const option = el("option", { value: String(number) }, name);
+    select.append(option);
+  }
+  select.value = String(levels[Math.min(2, levels.length - 1)][0]);
+  return select;
+}
+
+function terms(table, labels) {
+  const mode = table.rated ? labels.rated : labels.casual;
+  const listed = table.public ? labels.public : labels.private;
+  return `${fill(labels.tableOf, { name: table.creator, count: table.players })} · `
+    + `${table.time_control} · ${mode} · ${listed}`;
+}
+
+/** One table: its terms and its seats. `mine`: the player sits here (the actions of their
+ *  own table), else a seat may be taken. */
+function tableItem(table, view, mine) {
+  const { labels, levels, userId, send } = view;
+  const item = el("li", { class: "table-item", "data-testid": "table", "data-token": table.token });
+  item.append(el("div", { class: "table-terms", "data-testid": "table-terms" }, terms(table, labels)));
+  const seats = el("ul", { class: "table-seats" });
+  const creator = table.creator_id === userId;
+  const seated = table.seats.some((seat) => seat.player_id === userId);
+  for (const seat of table.seats) {
+    const cell = el("li", {
+      class: `table-seat ${seat.kind}`, "data-testid": "table-seat",
+      "data-seat": String(seat.index), "data-kind": seat.kind,
+    });
+    cell.append(el("span", { "data-testid": "table-seat-name" }, seatText(seat, labels)));
+    if (seat.kind === "empty" && !seated) {
+      const sit = el("button", { type: "button", class: "button small primary",
+        "data-testid": "table-sit" }, labels.sitDown);
+      sit.addEventListener("click", () => send({ type: "table_join", table: table.token, seat: seat.index }));
+      cell.append(sit);
+    } else if (seat.kind === "empty" && mine && creator && !table.rated) {
+      const level = levelSelect(levels);
+      const fillButton = el("button", { type: "button", class: "button small",
+        "data-testid": "table-fill-ai" }, labels.fillAI);
+      fillButton.addEventListener("click", () => send({
+        type: "table_fill_ai", table: table.token, seat: seat.index, level: Number(level.value),
+      }));
+      cell.append(level, fillButton);
+    } else if (seat.kind === "ai" && mine && creator) {
+      const remove = el("button", { type: "button", class: "button small",
+        "data-testid": "table-remove-ai" }, labels.removeAI);
+      remove.addEventListener("click", () => send({ type: "table_seat_clear", table: table.token, seat: seat.index }));
+      cell.append(remove);
+    }
+    seats.append(cell);
+  }
+  item.append(seats);
+  return item;
+}
+
+/** The open public tables (`tables` of the lobby message). */
+export function renderTables(list, tables, view) {
+  list.replaceChildren();
+  if (!tables.length) {
+    list.append(el("li", { class: "muted", "data-testid": "no-tables" }, view.labels.noTables));
+    return;
+  }
+  for (const table of tables) list.append(tableItem(table, view, false));
+}
+
+/** The player's own table (`me.table`, `me.can_start`), or nothing. */
+export function renderMyTable(section, me, view) {
+  const { labels, send } = view;
+  const holder = section.querySelector("[data-role=table]");
+  holder.replaceChildren();
+  section.hidden = !me.table;
+  if (!me.table) return;
+  const table = me.table;
+  const list = el("ul", { class: "table-list" });
+  list.append(tableItem(table, view, true));
+  holder.append(list);
+  if (!table.public) {
+    const link = el("input", { class: "share-url", type: "text", readonly: "",
+      "data-testid": "table-link", value: new URL(table.url, location.href).href });
+    holder.append(link);
+  }
+  const actions = el("div", { class: "table-actions" });
+  if (me.can_start) {
+    const start = el("button", { type: "button", class: "button primary",
+      "data-testid": "table-start" }, labels.start);
+    start.addEventListener("click", () => send({ type: "table_start", table: table.token }));
+    actions.append(start);
+  } else {
+    actions.append(el("span", { class: "muted" }, labels.waitingForPlayers));
+  }
+  const leave = el("button", { type: "button", class: "button small",
+    "data-testid": "table-leave" }, labels.leave);
+  leave.addEventListener("click", () => send({ type: "table_leave", table: table.token }));
+  actions.append(leave);
+  holder.append(actions);
+}

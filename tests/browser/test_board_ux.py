@@ -1,0 +1,172 @@
+"""The board as a player handles it, in Chromium at a desktop's width (1280 px) and a phone's
+(390 px): resigning asks first and no slip passes, the move list of a 1,100-ply game keeps the
+latest move in view in the game and the replay."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.play import selectors, services
+from games.play.models import Match, Status
+from games.play.services import Player
+from tests.browser.game_page import at_ply
+from tests.browser.long_games import long_match_create
+from tests.support.processes import ManagedProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("sockets_settled")]
+expect.set_options(timeout=15_000)
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+WIDTHS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _server_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """Start the server first, then let the ORM run beside Playwright."""
+
+
+def duel(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, trumps="SH", seed=7
+    )
+    return match, alice, bob
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_resigning_asks_first_and_a_slip_cannot_pass(user_page, make_user, device):
+    match, alice, _bob = duel(make_user)
+    page = user_page(alice, **device)
+    page.goto(f"/game/{match.pk}/")
+    at_ply(page, 0)
+    resign = page.get_by_test_id("resign")
+    dialog = page.get_by_test_id("resign-dialog")
+    confirm = page.get_by_test_id("resign-dialog-confirm")
+
+    # A double click opens the question; its second click does not answer it.
+    resign.dblclick()
+    expect(dialog).to_be_visible()
+    expect(confirm).to_be_disabled()
+    page.wait_for_timeout(1000)
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(resign).to_be_focused()
+
+    # Enter twice: the first opens it, the second (on Cancel, where the focus starts) cancels.
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_visible()
+    expect(page.get_by_test_id("resign-dialog-cancel")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(dialog).to_have_count(0)
+
+    # Held down, Enter repeats: the question is still not answered.
+    resign.focus()
+    page.keyboard.down("Enter")
+    page.keyboard.down("Enter")
+    page.keyboard.up("Enter")
+    page.wait_for_timeout(300)
+    match.refresh_from_db()
+    assert match.status == Status.PLAYING
+
+    # Cancel closes it.
+    resign.click()
+    page.get_by_test_id("resign-dialog-cancel").click()
+    expect(dialog).to_have_count(0)
+    match.refresh_from_db()
+    assert match.status == Status.PLAYING
+    expect(page.get_by_test_id("result")).to_be_hidden()
+
+    # A deliberate answer resigns.
+    resign.click()
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    expect(page.get_by_test_id("result-title")).to_have_text("You lost")
+    expect(page.get_by_test_id("result-reason")).to_have_text("Resignation")
+    match.refresh_from_db()
+    assert (match.status, match.loser_seat) == (Status.FINISHED, 0)
+
+
+# The whole list in one call: no sideways overflow, every number on its move's line, and the
+# last move inside the list's box.
+READ_LIST = """(selector) => {
+  const list = document.querySelector(selector);
+  const box = list.getBoundingClientRect();
+  const rows = [...list.querySelectorAll("li")];
+  const misnumbered = rows.filter((li, i) => {
+    const number = li.querySelector(".move-number");
+    const text = li.querySelector(".move-text");
+    const a = number.getBoundingClientRect();
+    const b = text.getBoundingClientRect();
+    return number.textContent !== `${i + 1}.` || Math.abs(a.bottom - b.bottom) > 4
+      || a.right > b.left + 1;
+  }).length;
+  const last = rows[rows.length - 1].getBoundingClientRect();
+  return {
+    rows: rows.length, misnumbered,
+    sideways: list.scrollWidth > list.clientWidth + 1,
+    pageSideways: document.documentElement.scrollWidth > window.innerWidth,
+    lastInView: last.top >= box.top - 1 && last.bottom <= box.bottom + 1 && last.height > 0,
+    scrollTop: list.scrollTop,
+  };
+}"""
+
+
+def wheel_scrolls(page, selector: str) -> None:
+    """The wheel over the list scrolls the list up."""
+    page.locator(selector).scroll_into_view_if_needed()
+    list_box = page.locator(selector).bounding_box()
+    assert list_box is not None
+    before = page.evaluate(READ_LIST, selector)["scrollTop"]
+    page.mouse.move(list_box["x"] + list_box["width"] / 2, list_box["y"] + list_box["height"] / 2)
+    page.mouse.wheel(0, -800)
+    page.wait_for_function(
+        f"() => document.querySelector('{selector}').scrollTop < {before}")
+
+
+PLIES = 1100
+
+
+def test_the_move_list_of_a_long_game_shows_its_latest_move(user_page, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = long_match_create(players=[Player(user=alice), Player(user=bob)], plies=PLIES)
+    pages = {"desktop": user_page(alice, **DESKTOP), "phone": user_page(bob, **PHONE)}
+    for page in pages.values():
+        page.goto(f"/game/{match.pk}/")
+        at_ply(page, PLIES)
+        expect(page.locator("[data-part=moves] li")).to_have_count(PLIES)
+        shown = page.evaluate(READ_LIST, "[data-part=moves]")
+        assert shown == {**shown, "rows": PLIES, "misnumbered": 0, "sideways": False,
+                         "pageSideways": False, "lastInView": True}
+        wheel_scrolls(page, "[data-part=moves]")
+
+    # One more move: back at the end of the list, which is redrawn no more than that row.
+    game = selectors.match_game(match=Match.objects.get(pk=match.pk))
+    assert game is not None
+    move = str(game.legal_moves()[0])
+    services.move_apply(match_id=match.pk, seat=game.state.to_move, move=move,
+                        expected_ply=PLIES)
+    for page in pages.values():
+        at_ply(page, PLIES + 1)
+        shown = page.evaluate(READ_LIST, "[data-part=moves]")
+        assert (shown["rows"], shown["lastInView"], shown["misnumbered"]) == (PLIES + 1, True, 0)
+        expect(page.locator("[data-part=moves] li.last")).to_have_attribute("data-move", move)
+
+    # The replay: its list follows the position shown, and scrolls alone, not the page.
+    for page in pages.values():
+        page.goto(f"/game/{match.pk}/replay#{PLIES + 1}")
+        expect(page.get_by_test_id(f"move-{PLIES + 1}")).to_have_class("move current")
+        shown = page.evaluate(READ_LIST, "#move-list")
+        assert (shown["sideways"], shown["pageSideways"], shown["lastInView"]) == (
+            False, False, True)
+        wheel_scrolls(page, "#move-list")
+        scroll_y = page.evaluate("window.scrollY")
+        page.keyboard.press("Home")  # the deal: no move yet, the list at its top
+        expect(page.locator("#move-list .move.current")).to_have_count(0)
+        assert page.evaluate("document.getElementById('move-list').scrollTop") == 0
+        page.keyboard.press("End")
+        expect(page.get_by_test_id(f"move-{PLIES + 1}")).to_have_class("move current")
+        assert page.evaluate(READ_LIST, "#move-list")["lastInView"]
+        assert page.evaluate("window.scrollY") == scroll_y

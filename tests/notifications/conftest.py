@@ -1,0 +1,46 @@
+"""Shared pieces of the notifications' tests: players, a duel between them, fresh limits."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.play import services
+from games.play.services import Player
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(db):
+    """Each test starts with fresh rate-limit counters (the cache is this run's Redis)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def make_user(db):
+    counter = iter(range(1, 100_000))
+
+    def make(name: str | None = None, **fields):
+        name = name or f"nf{next(counter)}"
+        fields.setdefault("email", f"{name}@example.com")
+        return get_user_model().objects.create_user(name, password="pw-Xk39-long", **fields)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def duel(alice, bob):
+    return services.match_create(
+        players=[Player(user=alice), Player(user=bob)], seed=7, dealer=1, trumps="SH"
+    )
