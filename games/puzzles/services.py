@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from accounts import ratings
+from accounts.models import PlayerRating, RatingMode, User
 from games.ai.puzzles import Puzzle as FoundPuzzle
 from games.ai.puzzles import PuzzleFinder, SelfPlay, self_play_puzzles
 from games.play.models import Match, Status, Variant
 from games.play.selectors import match_game
-from games.puzzles.models import Puzzle, PuzzleScan, Source, theme_bits
+from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleScan, Source, theme_bits
 from games.rules.moves import format_move_code
 
 
@@ -98,3 +102,52 @@ def puzzles_generate(*, count: int, seed: int = 0,
             if progress is not None:
                 progress(from_games + stored)
     return Generated(from_games, stored, games, run.games, run.examined)
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptResult:
+    attempt: PuzzleAttempt
+    rating_before: float | None
+    rating_after: float | None
+    """The player's puzzle rating; None for a guest (unrated)."""
+    first: bool
+    """False: the account had played this puzzle already, and nothing changed."""
+
+
+def puzzle_attempt_record(*, puzzle_id: int, user: User | None, solved: bool,
+                          now: datetime | None = None) -> AttemptResult:
+    """Record one play of a puzzle. An account's first play of it rates both, by Glicko-2
+    as a game between the player and the puzzle (a solve is the player's win), on the
+    player's puzzle rating (``RatingMode.PUZZLE``); a second play of the same puzzle (two
+    tabs, a repeated request) changes nothing and returns the first. A guest's play is kept
+    unrated. Raises ``Puzzle.DoesNotExist`` for an unknown puzzle."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
+        if user is None:
+            attempt = PuzzleAttempt.objects.create(puzzle=puzzle, solved=solved)
+            return AttemptResult(attempt, None, None, True)
+        PlayerRating.objects.bulk_create([PlayerRating(user_id=user.pk, mode=RatingMode.PUZZLE)],
+                                         ignore_conflicts=True)
+        row = PlayerRating.objects.select_for_update().get(user_id=user.pk,
+                                                           mode=RatingMode.PUZZLE)
+        earlier = PuzzleAttempt.objects.filter(puzzle=puzzle, user=user).first()
+        if earlier is not None:
+            return AttemptResult(earlier, earlier.rating_before, earlier.rating_after, False)
+        player = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
+        standing = ratings.Standing(puzzle.rating, puzzle.deviation, puzzle.volatility, None)
+        player_new, puzzle_new = ratings.rate_duel(player, standing,
+                                                   first_score=1.0 if solved else 0.0, now=now)
+        attempt = PuzzleAttempt.objects.create(puzzle=puzzle, user=user, solved=solved,
+                                               rating_before=row.rating,
+                                               rating_after=player_new.rating)
+        row.rating, row.deviation, row.volatility = (player_new.rating, player_new.deviation,
+                                                     player_new.volatility)
+        row.games += 1
+        row.last_rated_at = now
+        row.save(update_fields=["rating", "deviation", "volatility", "games", "last_rated_at"])
+        puzzle.rating, puzzle.deviation, puzzle.volatility = (
+            puzzle_new.rating, puzzle_new.deviation, puzzle_new.volatility)
+        puzzle.plays += 1
+        puzzle.save(update_fields=["rating", "deviation", "volatility", "plays"])
+    return AttemptResult(attempt, attempt.rating_before, attempt.rating_after, True)
