@@ -253,6 +253,13 @@ GAMES_VACATION_DAYS_PER_YEAR = 14
 GAMES_YOUR_TURN_LIMIT = 1000
 GAMES_YOUR_TURN_PER_PAGE = 30
 GAMES_YOUR_TURN_ON_HOME = 5
+# Puzzles: the proof budget of one move, in search nodes (never seconds: the same game gives
+# the same puzzles on any machine), and how many finished duels one `puzzles generate` scans.
+PUZZLES_PROOF_NODES = 20_000
+PUZZLES_SCAN_BATCH = 500
+# Of a finished site game only the last positions are examined: a full deal's proven wins
+# are near its end, and the proofs of the rest would cost a worker minutes for nothing.
+PUZZLES_GAME_LAST_POSITIONS = 40
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.
