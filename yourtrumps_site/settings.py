@@ -248,12 +248,22 @@ GAMES_WATCH_REFRESH_SECONDS = 15
 GAMES_TV_NEXT_SECONDS = 5
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
 GAMES_DEADLINE_WATCH_SECONDS = 0.25
+# An untimed correspondence game may be claimed after this many days of silence on a turn.
+GAMES_CORRESPONDENCE_CLAIM_DAYS = 14
+# Days of vacation (every correspondence clock of the player stands still) per 365 days.
+GAMES_VACATION_DAYS_PER_YEAR = 14
+# The "your turn" list: the running correspondence games it orders (the most recent), the
+# games on one of its pages, and on the home page.
+GAMES_YOUR_TURN_LIMIT = 1000
+GAMES_YOUR_TURN_PER_PAGE = 30
+GAMES_YOUR_TURN_ON_HOME = 5
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.
 MATCHMAKING_ALIVE_SECONDS = 15.0
-# How long a challenge to a player stays open.
+# How long a challenge to a player stays open (a correspondence challenge: days).
 MATCHMAKING_CHALLENGE_MINUTES = 10.0
+MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS = 7.0
 # How long a player waits in a table's quick-pairing pool before being offered the AI in
 # the other seats.
 MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0

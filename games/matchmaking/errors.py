@@ -7,6 +7,7 @@ from typing import Final
 IN_GAME: Final = "in_game"
 OPPONENT_IN_GAME: Final = "opponent_in_game"
 UNKNOWN_TIME_CONTROL: Final = "unknown_time_control"
+UNRATED_CONTROL: Final = "unrated_control"
 RATE_LIMITED: Final = "rate_limited"
 GONE: Final = "gone"
 OWN: Final = "own"

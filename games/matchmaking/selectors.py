@@ -114,7 +114,8 @@ def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
 
 def live_match_id(*, user: User) -> int | None:
     return (
-        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING])
+        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING],
+                            match__correspondence=False)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .first()

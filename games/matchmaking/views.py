@@ -99,6 +99,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 for n in TABLE_POOL_SIZES
             ],
             "time_controls": time_control_choices(untimed=True),
+            "seek_choices": time_control_choices(untimed=False, correspondence=True),
             "levels": ai_levels(),
             "lobby_config": lobby_config(request),
         },
