@@ -242,6 +242,10 @@ GAMES_AI_STALL_SECONDS = 20
 # An untimed game against the AI that the person leaves unplayed on their turn this long is
 # lost by abandonment (by the deadline watch): it would otherwise bar quick pairing forever.
 GAMES_AI_GAME_SILENCE_SECONDS = env.int("GAMES_AI_GAME_SILENCE_SECONDS", default=24 * 3600)
+# The watch page of live games reloads itself this often; the TV, once its game has ended,
+# moves on to the next top game after this pause (the end stays in view meanwhile).
+GAMES_WATCH_REFRESH_SECONDS = 15
+GAMES_TV_NEXT_SECONDS = 5
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
 GAMES_DEADLINE_WATCH_SECONDS = 0.25
 # An untimed correspondence game may be claimed after this many days of silence on a turn.
