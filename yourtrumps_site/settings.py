@@ -239,6 +239,9 @@ GAMES_TABLE_ABSENCE_SECONDS = 30
 GAMES_TABLE_MOVE_LIMIT_SECONDS = 120
 # How long the AI may take to answer before its task is sent again.
 GAMES_AI_STALL_SECONDS = 20
+# An untimed game against the AI that the person leaves unplayed on their turn this long is
+# lost by abandonment (by the deadline watch): it would otherwise bar quick pairing forever.
+GAMES_AI_GAME_SILENCE_SECONDS = env.int("GAMES_AI_GAME_SILENCE_SECONDS", default=24 * 3600)
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
 GAMES_DEADLINE_WATCH_SECONDS = 0.25
 # An untimed correspondence game may be claimed after this many days of silence on a turn.

@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -63,12 +64,16 @@ def lock_users(user_ids: Sequence[int]) -> dict[int, User]:
     return {user.pk: user for user in users}
 
 
-def in_live_game(user_id: int) -> bool:
-    """Whether the user plays a live game now (their correspondence games do not count)."""
+def live_game_of(user_id: int) -> int | None:
+    """The id of a live game the user is playing, if any (correspondence games do not count)."""
     return Seat.objects.filter(
         user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING],
         match__correspondence=False,
-    ).exists()
+    ).order_by("-match_id").values_list("match_id", flat=True).first()
+
+
+def in_live_game(user_id: int) -> bool:
+    return live_game_of(user_id) is not None
 
 
 def check_free(user: User, *, own: bool = True, control: TimeControl | None = None) -> None:
@@ -76,10 +81,12 @@ def check_free(user: User, *, own: bool = True, control: TimeControl | None = No
     game's; a correspondence game may always start)."""
     if control is not None and control.correspondence:
         return
-    if in_live_game(user.pk):
+    live = live_game_of(user.pk)
+    if live is not None:
         if own:
             raise MatchmakingError(
-                errors.IN_GAME, _("You are playing a game: finish it first.")
+                errors.IN_GAME, _("You are playing a game: finish it first."),
+                url=reverse("games:match", args=[live]),
             )
         raise MatchmakingError(
             errors.OPPONENT_IN_GAME,

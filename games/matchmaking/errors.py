@@ -26,9 +26,11 @@ NOT_WAITING: Final = "not_waiting"
 
 
 class MatchmakingError(Exception):
-    """A refused matchmaking action; nothing was changed. `message` is translated."""
+    """A refused matchmaking action; nothing was changed. `message` is translated; `url`, when
+    given, is the page that resolves it (the game to finish first)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, url: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.url = url

@@ -63,6 +63,7 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
         {
             "id": seek.pk,
             "player": seek.creator.username,
+            "player_url": reverse("profile", args=[seek.creator.username]),
             "player_id": seek.creator_id,
             "rating": summaries[seek.creator_id].rating,
             "provisional": summaries[seek.creator_id].provisional,

@@ -159,12 +159,28 @@ def ai_late_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None
     return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
 
 
+def silence_end_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """In an untimed game of one person against the AI, on the person's turn: when the
+    person, silent that long (`GAMES_AI_GAME_SILENCE_SECONDS`), loses it by abandonment. A
+    game with a clock ends by its flag, a game of people by a claim."""
+    if (match.correspondence or match.status != Status.PLAYING or match.to_move is None
+            or match.turn_started_at is None):
+        return None
+    mover = seats[match.to_move]
+    if mover.is_ai or mover.clock_ms is not None:
+        return None
+    if not all(seat.is_ai for seat in seats if seat.index != mover.index):
+        return None
+    return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_GAME_SILENCE_SECONDS)
+
+
 def due_at(match: ReminderFacts, seats: Sequence[SeatFacts], *, now: datetime | None = None,
            per_move_ms: int | None = None) -> datetime | None:
     """The next instant the clock acts on the match if nobody does: the reminder of a
     correspondence game's turn (`per_move_ms`: its time per move) until it is sent, the trump
-    chooser's timeout, the mover's flag, or the moment the AI to move counts as late (its task
-    is then sent again; once that moment has passed, `now` + the stall time)."""
+    chooser's timeout, the mover's flag, the moment the AI to move counts as late (its task is
+    then sent again; once that moment has passed, `now` + the stall time), a takeover of a
+    seat at a table, or the end of a silent untimed game against the AI."""
     remind = (reminder_at(match, seats, per_move_ms=per_move_ms)
               if match.reminded_turn_at != match.turn_started_at else None)
     if (timeout := trump_timeout_at(match, seats)) is not None:
@@ -172,8 +188,8 @@ def due_at(match: ReminderFacts, seats: Sequence[SeatFacts], *, now: datetime | 
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late, remind,
-                                   takeover_at(match, seats))
+    return min((t for t in (flag_at(match, seats), late, remind, takeover_at(match, seats),
+                            silence_end_at(match, seats))
                 if t is not None), default=None)
 
 

@@ -1,7 +1,8 @@
 """What the clock makes happen when nobody acts: the mover's flag, a trump choice's timeout,
 the AI's task sent again when the AI is late, at a table of 3-4 the AI taking over the seat
-of a person who left (`takeover`), and the reminder of a correspondence game's turn when a
-quarter of its time is left (`games.play.events.time_running_low`).
+of a person who left (`takeover`), the end of an untimed game against the AI left silent on
+the person's turn (`GAMES_AI_GAME_SILENCE_SECONDS`), and the reminder of a correspondence
+game's turn when a quarter of its time is left (`games.play.events.time_running_low`).
 
 Every change of turn writes the match's next such instant (`Match.due_at`, from
 `checks.due_at`). `deadlines_enforce`, run a few times a second by the deadline watch
@@ -69,7 +70,7 @@ def _enforce(match_id: int, now: datetime) -> None:
         if match.due_at is None or now < match.due_at:
             return  # someone acted meanwhile and set the next deadline
         if (_trump_time_out(match, seats, now) or _flag_fall(match, seats, now)
-                or takeover_if_due(match, seats, now)):
+                or takeover_if_due(match, seats, now) or _silence_end(match, seats, now)):
             return
         _resend_late_ai(match, seats, now)
         _remind(match, seats, now)
@@ -94,6 +95,16 @@ def _flag_fall(match: Match, seats: list[Seat], now: datetime) -> bool:
     if loser is None:
         return False
     match_lose(match, seats, loser, TerminationReason.TIMEOUT, now)
+    change_commit(match, seats, now=now)
+    return True
+
+
+def _silence_end(match: Match, seats: list[Seat], now: datetime) -> bool:
+    at = checks.silence_end_at(match, seats)
+    if at is None or now < at:
+        return False
+    assert match.to_move is not None
+    match_lose(match, seats, match.to_move, TerminationReason.ABANDONMENT, now)
     change_commit(match, seats, now=now)
     return True
 
