@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from games.play import checks
+from games.play import checks, events
 from games.play.models import (
     Match,
     Result,
@@ -70,8 +70,8 @@ def match_finish(
             _rate_table(match, seats, outcome, now)
     for seat in seats:
         seat.save()
-    # The players who were away from the board are told (`notifications.tasks`).
-    task_send_on_commit("notify.match_finished", match.pk)
+    # The players who were away from the board are told (`games.play.events`).
+    events.match_finished(match_id=match.pk)
     if not aborted and len(seats) == 2 and match.variant == Variant.STANDARD:
         # Cut the game's puzzles off the web process, once the end is committed.
         task_send_on_commit(PUZZLES_TASK, match.pk)

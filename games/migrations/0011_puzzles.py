@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_seat_taken_over_ply'),
+        ('games', '0010_correspondence'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
