@@ -14,6 +14,7 @@ they differ on a shared machine.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{run.puzzles / wall:.2f} per second wall ({2000 / (run.puzzles / wall) / 60:.1f} "
           f"min for 2,000), {run.puzzles / cpu:.2f} per CPU second "
           f"({2000 / (run.puzzles / cpu) / 60:.1f} CPU min for 2,000)")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"games played: {run.games}; positions examined: {run.examined}; became puzzles: "
           f"{run.puzzles / run.examined:.1%}")
     print("lines (moves: puzzles): " + ", ".join(f"{n}: {c}" for n, c in sorted(lengths.items())))

@@ -127,7 +127,7 @@ def main() -> int:
         cursor.execute("ANALYZE games_puzzle; ANALYZE games_puzzleattempt")
     played_count = PuzzleAttempt.objects.filter(user_id=user_id).count()
     print(f"{Puzzle.objects.count()} puzzles, {played_count} played by the player (the "
-          f"nearest to their rating, 1500)")
+          f"nearest to their rating, 1500); load average {os.getloadavg()[0]:.1f}")
     cases = {
         "at the player's rating": {"target": 1500.0},
         "easier (-300)": {"target": 1200.0},

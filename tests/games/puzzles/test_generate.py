@@ -42,7 +42,7 @@ def _finished_from(tpn: str, moves: list[str], alice, bob) -> Match:
 def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(alice, bob, enqueued):
     match = _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
     assert match.is_over
-    assert enqueued == [("puzzles.from_match", (match.pk,))]
+    assert ("puzzles.from_match", (match.pk,)) in enqueued
     assert puzzles_from_match(match.pk) == 1
     assert puzzles_from_match(match.pk) == 0  # a retried task stores nothing twice
     puzzle = Puzzle.objects.get()
