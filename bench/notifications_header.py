@@ -96,6 +96,8 @@ def main() -> None:
             selectors.notification_items(selectors.notifications_newest(user_id=player.pk))
 
         total = Notification.objects.filter(user=player).count()
+        load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+        print(f"load average of this machine: {load} (wall times grow with it)")
         print(f"{connection.vendor}: a player with {args.games} games and {total} "
               f"notifications ({selectors.unread_count(user_id=player.pk)} unread); "
               f"{Notification.objects.count()} in all")
