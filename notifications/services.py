@@ -176,6 +176,19 @@ def notifications_mark_read(
     return marked
 
 
+def notification_challenge_answered(*, challenge: Challenge) -> int:
+    """The challenge was accepted, declined or withdrawn: its notification is read, and the
+    challenged player's pages take its alert down."""
+    if challenge.challenged_id is None:
+        return 0
+    marked = Notification.objects.filter(
+        user_id=challenge.challenged_id, challenge=challenge, read_at__isnull=True
+    ).update(read_at=timezone.now())
+    user_id = challenge.challenged_id
+    transaction.on_commit(lambda: _tell_pages(user_id, {"type": "notify.refresh"}))
+    return marked
+
+
 def notifications_prune(*, now: datetime | None = None) -> int:
     """Remove the notifications older than `NOTIFICATIONS_KEEP_DAYS`. Returns how many."""
     now = now or timezone.now()
