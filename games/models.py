@@ -6,6 +6,7 @@ challenges, tables). They all belong to the app `games` and share its migrations
 """
 
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
-from games.play.models import Match, Move, Seat
+from games.play.models import Match, Move, Seat, Vacation
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek", "Table", "TableSeat"]
+__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek", "Table", "TableSeat",
+           "Vacation"]

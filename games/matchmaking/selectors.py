@@ -63,6 +63,7 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
         {
             "id": seek.pk,
             "player": seek.creator.username,
+            "player_url": reverse("profile", args=[seek.creator.username]),
             "player_id": seek.creator_id,
             "rating": summaries[seek.creator_id].rating,
             "provisional": summaries[seek.creator_id].provisional,
@@ -113,7 +114,8 @@ def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
 
 def live_match_id(*, user: User) -> int | None:
     return (
-        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING])
+        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING],
+                            match__correspondence=False)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .first()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -143,6 +144,16 @@ def board_labels() -> dict[str, Any]:
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),
+        "trumpDeadlineDays": _("A random suit in {time}"),
+        "corrYouHave": _("You have {time} to move."),
+        "corrTheyHave": _("{name} has {time} to move."),
+        "corrNoClockYou": ngettext(
+            "No clock: take your time (after %(days)d day of silence your opponent may claim"
+            " the game).",
+            "No clock: take your time (after %(days)d days of silence your opponent may claim"
+            " the game).", settings.GAMES_CORRESPONDENCE_CLAIM_DAYS,
+        ) % {"days": settings.GAMES_CORRESPONDENCE_CLAIM_DAYS},
+        "corrNoClock": _("{name} to move, no clock."),
         "emptyPile": _("The pile is empty"),
         "resign": _("Resign"),
         "abort": _("Abort"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from games.play import checks
+from games.play import checks, events
 from games.play.models import (
     Match,
     Result,
@@ -20,7 +20,6 @@ from games.rules import (
     State,
     Termination,
 )
-from yourtrumps_site.celery import task_send_on_commit
 
 
 def match_finish(
@@ -67,8 +66,8 @@ def match_finish(
             _rate_table(match, seats, outcome, now)
     for seat in seats:
         seat.save()
-    # The players who were away from the board are told (`notifications.tasks`).
-    task_send_on_commit("notify.match_finished", match.pk)
+    # The players who were away from the board are told (`games.play.events`).
+    events.match_finished(match_id=match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:

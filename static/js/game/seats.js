@@ -5,7 +5,6 @@
 
 import { cardBack, cardElement, sortHand, suitBadge } from "./cards.js";
 import { el, fill } from "../dom.js";
-import { formatClock } from "./numbers.js";
 import { tablePlaces } from "./places.js";
 
 const SIDE_PARTS = ["left", "across", "right"];
@@ -98,7 +97,7 @@ export const seatMethods = {
       head.append(size);
     }
     if (seat.clock_ms !== null && seat.clock_ms !== undefined) {
-      const clock = el("span", "clock", formatClock(seat.clock_ms));
+      const clock = el("span", "clock", this.clockText(seat.clock_ms));
       clock.dataset.clock = index;
       clock.setAttribute("role", "timer");
       head.append(clock);
