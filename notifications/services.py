@@ -133,12 +133,14 @@ def notification_match_finished(*, match_id: int, now: datetime | None = None) -
         return 0
     seats = list(Seat.objects.filter(match=match).order_by("index"))
     told = 0
-    for seat in _people(seats):
-        if seat.user_id is None or (seat.present_until is not None and seat.present_until > now):
-            continue  # watching the end on the board already
-        if notification_create(user_id=seat.user_id, kind=Kind.FINISHED,
-                               key=f"finished:{match_id}", match_id=match_id, now=now):
-            told += 1
+    with transaction.atomic():  # every player's at once
+        for seat in _people(seats):
+            if seat.user_id is None or (
+                    seat.present_until is not None and seat.present_until > now):
+                continue  # watching the end on the board already
+            if notification_create(user_id=seat.user_id, kind=Kind.FINISHED,
+                                   key=f"finished:{match_id}", match_id=match_id, now=now):
+                told += 1
     return told
 
 
