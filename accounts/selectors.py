@@ -92,12 +92,23 @@ def _table_summary(row: PlayerRating | None) -> RatingSummary:
     )
 
 
-def _finished_seats(user: User):  # type: ignore[no-untyped-def]
-    return Seat.objects.filter(
+def _finished_seats(user: User, mode: str | None = None):  # type: ignore[no-untyped-def]
+    """The user's finished games; of one rating's kind with `mode` (duels, or tables of 3-4:
+    `RatingMode.DUEL` or `TABLE`, rated or not)."""
+    seats = Seat.objects.filter(
         user=user,
         match__status=Status.FINISHED,
         result__in=[SeatResult.WIN, SeatResult.LOSS, SeatResult.DRAW],
     )
+    return _of_mode(seats, mode)
+
+
+def _of_mode(seats, mode: str | None):  # type: ignore[no-untyped-def]
+    if mode == RatingMode.DUEL:
+        return seats.filter(match__n_players=2)
+    if mode == RatingMode.TABLE:
+        return seats.filter(match__n_players__gte=3)
+    return seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,15 +121,16 @@ class Record:
     best_win_streak: int
 
 
-def profile_record(*, user: User) -> Record:
-    """Games played, won, drawn and lost (finished games only), and the win streaks."""
-    counts = _finished_seats(user).aggregate(
+def profile_record(*, user: User, mode: str | None = None) -> Record:
+    """Games played, won, drawn and lost (finished games only), and the win streaks; only
+    duels or only tables with `mode`. At a table a win is any place but the last."""
+    counts = _finished_seats(user, mode).aggregate(
         played=Count("pk"),
         won=Count("pk", filter=Q(result=SeatResult.WIN)),
         drawn=Count("pk", filter=Q(result=SeatResult.DRAW)),
         lost=Count("pk", filter=Q(result=SeatResult.LOSS)),
     )
-    results = _finished_seats(user).order_by("match__finished_at", "match_id").values_list(
+    results = _finished_seats(user, mode).order_by("match__finished_at", "match_id").values_list(
         "result", flat=True
     )
     best = run = 0
@@ -212,18 +224,38 @@ class RatingPoint:
 
 
 def profile_rating_history(
-    *, user: User, limit: int = RATING_HISTORY_POINTS
+    *, user: User, mode: str = RatingMode.DUEL, limit: int = RATING_HISTORY_POINTS
 ) -> list[RatingPoint]:
-    """The rating after each rated game, oldest first (the latest `limit` games)."""
+    """The rating of `mode` after each rated game of its kind, oldest first (the latest
+    `limit` games)."""
     rows = list(
-        Seat.objects.filter(
+        _of_mode(Seat.objects.filter(
             user=user,
             match__rated=True,
             match__finished_at__isnull=False,
             rating_after__isnull=False,
-        )
+        ), mode)
         .order_by("-match__finished_at", "-match_id")
         .values_list("match__finished_at", "rating_after")[:limit]
     )
     rows.reverse()
     return [RatingPoint(at=at, rating=rating) for at, rating in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    match_id: int
+    url: str
+    n_players: int
+
+
+def profile_live_games(*, user: User) -> list[LiveGame]:
+    """The public games the user is playing now, to watch (the match page shows a
+    spectator only what every player knows)."""
+    matches = (
+        Match.objects.filter(seats__user=user, public=True,
+                             status__in=[Status.TRUMPS, Status.PLAYING])
+        .order_by("-created_at").values_list("pk", "n_players")[:5]
+    )
+    return [LiveGame(match_id=pk, url=reverse("games:match", args=[pk]), n_players=n)
+            for pk, n in matches]

@@ -94,8 +94,11 @@ def check_free(user: User, *, own: bool = True, control: TimeControl | None = No
         )
 
 
-def rating_of(user: User) -> float:
-    row = PlayerRating.objects.filter(user=user, mode=RatingMode.DUEL).only("rating").first()
+def rating_of(user: User, *, players: int = 2) -> float:
+    """The rating that seats the player in a pool: the duel's, or at a table of 3-4 the
+    tables' own (shown in the same points, a newcomer at the same 1500)."""
+    mode = RatingMode.DUEL if players == 2 else RatingMode.TABLE
+    row = PlayerRating.objects.filter(user=user, mode=mode).only("rating").first()
     return row.rating if row is not None else START_RATING
 
 

@@ -5,6 +5,7 @@ sees the same pools, seeks and challenges (never in a process's memory).
 * `PoolEntry`: a player waiting in a pool (one pool at a time: the user is unique).
 * `Seek`: an open challenge in the lobby; deleted when accepted or when its creator leaves.
 * `Challenge`: an invitation to one user, or an open link anyone logged in may accept.
+* `Table`, `TableSeat`: a table for 3-4 and its taken seats (`games.matchmaking.tables`).
 
 Entries and seeks belong to the lobby socket that made them (`channel_name`) and stay alive
 only while it keeps renewing `alive_until`, so a crashed process leaves nothing behind.

@@ -1,6 +1,7 @@
 """Matchmaking services (HackSoft style: keyword-only, typed, one transaction each).
 
-Quick pairing: a player joins one pool (one time control); waves pair the waiting players
+Quick pairing: a player joins one pool (a duel's time control, or a table's size and time
+control, `pools`); waves pair the waiting players
 (`pairing`), each wave in one transaction holding the pool's row lock, so two processes never
 run a wave of the same pool at once. A wave runs at once when someone joins, and otherwise
 whenever a waiting player's lobby socket asks, at most once per `MATCHMAKING_WAVE_SECONDS`: no beat
@@ -8,17 +9,10 @@ process is needed, and a wave asked for twice does nothing the second time.
 
 Seeks and challenges start a match when accepted. A correspondence game (days per move, or
 no clock between friends) is played beside any others: a player may have many at once, and
-neither they nor a live game stop one from starting.
-
-Locking, so that a player never lands in two matches and nothing deadlocks: every change to a
-player's matchmaking state (joining, seeking, being paired, accepting) first locks that
-player's user row; several users are locked in the order of their ids; a pool's row is only
-ever locked before users' rows. A match is started only with both players locked and neither
-in a live game, and starting it removes both players' pool entries and seeks.
-
-After commit, both players of a new match are told on their user group (`user-<id>`), and
-the lobby group (`lobby`) is told when the list of seeks changed, and sent the new numbers
-of waiting players when they changed.
+neither they nor a live game stop one from starting. Tables for 3-4 are in `tables`; what the
+services share (locking, starting a match, telling the sockets) is in `core`, whose note on
+locking every service follows: a pool's row before users' rows, users in the order of their
+ids, and a match started only with its people locked and none of them in a live game.
 """
 
 from __future__ import annotations
@@ -94,7 +88,7 @@ def pool_join(
     leaving any other; a wave runs at once. Returns the matches that wave made (maybe the
     player's own)."""
     now = now or timezone.now()
-    pool_spec(pool)  # refuses an unknown pool
+    players, _control = pool_spec(pool)  # refuses an unknown pool
     rate_limit("pool_join", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -110,7 +104,7 @@ def pool_join(
             if entry is not None:
                 entry.delete()
             PoolEntry.objects.create(
-                user=locked, pool_id=pool, rating=rating_of(locked), joined_at=now,
+                user=locked, pool_id=pool, rating=rating_of(locked, players=players), joined_at=now,
                 alive_until=alive_until, channel_name=channel_name,
             )
     matches = pool_wave(pool=pool, now=now, force=True)

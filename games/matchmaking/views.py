@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import ratings
+from accounts.models import RatingMode
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
@@ -70,7 +71,7 @@ def lobby_labels() -> dict[str, Any]:
         "ai": _("AI, level %(level)s"),
         "public": _("public"),
         "private": _("private, by link only"),
-        "tableOf": _("%(name)s's table for %(count)s"),
+        "tableOf": _("%(name)s's table for %(players)s"),
         "waitingForPlayers": _("Waiting for every seat to be taken."),
         "fillRest": _("Play now with the AI in the other seats"),
     }
@@ -235,9 +236,14 @@ def table_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The leaderboard of the duel (the default tab) or of tables of 3-4 (`?mode=table`);
+    any other mode is the duel's tab."""
+    mode = RatingMode.TABLE if request.GET.get("mode") == RatingMode.TABLE else RatingMode.DUEL
     fewest, most = ratings.ESTABLISHED_AFTER_GAMES
     return render(request, "games/leaderboard.html", {
-        "board": selectors.leaderboard(),
+        "board": selectors.leaderboard(mode=mode),
+        "mode": mode,
+        "tabs": [(RatingMode.DUEL, _("Duels")), (RatingMode.TABLE, _("Tables of 3-4"))],
         "threshold": round(ratings.PROVISIONAL_DEVIATION),
         "fewest_games": fewest,
         "most_games": most,

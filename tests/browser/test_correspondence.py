@@ -17,6 +17,7 @@ from games.play import services
 from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
 from games.play.time_control import TimeControl
+from games.rules import State
 from tests.browser.game_page import at_ply, play_first_legal
 from tests.support.processes import ManagedProcess
 
@@ -26,8 +27,10 @@ expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _servers_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
-    """Start the server first, then let the ORM run beside Playwright."""
+def _servers_then_orm(asgi_server: ManagedProcess, celery_worker: ManagedProcess,
+                      orm_beside_playwright: None) -> None:
+    """Start the server and the worker (it runs the notifications' tasks) first, then let the
+    ORM run beside Playwright."""
 
 
 def _duel(first, second, key: str = "1d") -> Match:
@@ -104,3 +107,20 @@ def test_next_game_leads_to_the_next_game_waiting(user_page, make_user):
     expect(page).to_have_url(re.compile(rf"/game/{later.pk}/$"))
     at_ply(page, 0)
     expect(page.get_by_test_id("corr-deadline")).to_contain_text("You have 6 days 23 hours")
+
+
+def test_the_list_follows_the_opponents_move_while_it_is_open(user_page, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = _duel(bob, alice, "2d")  # bob (seat 0) to move
+    page = user_page(alice)
+    page.goto("/play/your-turn/")
+    expect(_row(page, match)).to_have_attribute("data-your-turn", "false")
+    expect(page.get_by_test_id("waiting-count")).to_contain_text("0 games")
+
+    # Bob moves elsewhere: the turn's notification reaches Alice's open page over the site
+    # socket, and the list is read again.
+    match.refresh_from_db()
+    legal = [str(m) for m in State.from_tpn(match.position_tpn).legal_moves()]
+    services.move_apply(match_id=match.pk, seat=0, move=legal[0], expected_ply=0)
+    expect(_row(page, match)).to_have_attribute("data-your-turn", "true")
+    expect(page.get_by_test_id("waiting-count")).to_contain_text("1 game is waiting")

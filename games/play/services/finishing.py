@@ -14,12 +14,16 @@ from games.play.models import (
     SeatResult,
     Status,
     TerminationReason,
+    Variant,
 )
 from games.rules import (
     Outcome,
     State,
     Termination,
 )
+from yourtrumps_site.celery import task_send_on_commit
+
+PUZZLES_TASK = "puzzles.from_match"
 
 
 def match_finish(
@@ -68,6 +72,9 @@ def match_finish(
         seat.save()
     # The players who were away from the board are told (`games.play.events`).
     events.match_finished(match_id=match.pk)
+    if not aborted and len(seats) == 2 and match.variant == Variant.STANDARD:
+        # Cut the game's puzzles off the web process, once the end is committed.
+        task_send_on_commit(PUZZLES_TASK, match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:

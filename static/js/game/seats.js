@@ -32,7 +32,7 @@ export const seatMethods = {
     const seat = s.seats[index];
     const box = this.seatBox(index);
     box.dataset.side = side;
-    box.setAttribute("aria-label", seat.name);
+    box.setAttribute("aria-label", this.seatName(index));
     const hand = el("div", s.n_players > 2 ? "hand fanned" : "hand");
     hand.dataset.testid = `hand-${index}`;
     const taken = this.takenCards(index);

@@ -280,7 +280,7 @@ def subscribed(settings):
             app.tasks.register(task)
 
 
-def _next(received, timeout=10.0):
+def _next(received, timeout=30.0):  # generous: eager tasks run in a thread on a busy machine
     return received.get(timeout=timeout)
 
 
