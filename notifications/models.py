@@ -63,7 +63,7 @@ class Notification(models.Model):
             models.UniqueConstraint(fields=["user", "key"], name="notify_one_per_moment"),
         ]
         indexes = [
-            models.Index(fields=["user", "-created_at"], name="notify_user_newest"),
+            models.Index(fields=["user", "-created_at", "-id"], name="notify_user_newest_first"),
             # The header's badge counts a player's unread ones.
             models.Index(fields=["user"], condition=models.Q(read_at__isnull=True),
                          name="notify_user_unread"),

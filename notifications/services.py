@@ -133,12 +133,14 @@ def notification_match_finished(*, match_id: int, now: datetime | None = None) -
         return 0
     seats = list(Seat.objects.filter(match=match).order_by("index"))
     told = 0
-    for seat in _people(seats):
-        if seat.user_id is None or (seat.present_until is not None and seat.present_until > now):
-            continue  # watching the end on the board already
-        if notification_create(user_id=seat.user_id, kind=Kind.FINISHED,
-                               key=f"finished:{match_id}", match_id=match_id, now=now):
-            told += 1
+    with transaction.atomic():  # every player's at once
+        for seat in _people(seats):
+            if seat.user_id is None or (
+                    seat.present_until is not None and seat.present_until > now):
+                continue  # watching the end on the board already
+            if notification_create(user_id=seat.user_id, kind=Kind.FINISHED,
+                                   key=f"finished:{match_id}", match_id=match_id, now=now):
+                told += 1
     return told
 
 
@@ -173,6 +175,19 @@ def notifications_mark_read(
     marked = rows.update(read_at=now)
     if marked:
         transaction.on_commit(lambda: _tell_pages(user_id, {"type": "notify.refresh"}))
+    return marked
+
+
+def notification_challenge_answered(*, challenge: Challenge) -> int:
+    """The challenge was accepted, declined or withdrawn: its notification is read, and the
+    challenged player's pages take its alert down."""
+    if challenge.challenged_id is None:
+        return 0
+    marked = Notification.objects.filter(
+        user_id=challenge.challenged_id, challenge=challenge, read_at__isnull=True
+    ).update(read_at=timezone.now())
+    user_id = challenge.challenged_id
+    transaction.on_commit(lambda: _tell_pages(user_id, {"type": "notify.refresh"}))
     return marked
 
 

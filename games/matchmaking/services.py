@@ -49,7 +49,7 @@ from games.matchmaking.pools import pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from notifications.services import notification_challenge
+from notifications.services import notification_challenge, notification_challenge_answered
 
 __all__ = ["LOBBY_GROUP", "lobby_changed", "pools_changed", "user_group"]
 
@@ -368,6 +368,7 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
         challenge.challenged = users[user.pk]
         challenge.match = match
         challenge.save(update_fields=["status", "challenged", "match"])
+        notification_challenge_answered(challenge=challenge)
     return match
 
 
@@ -385,6 +386,7 @@ def challenge_decline(*, user: User, token: str, now: datetime | None = None) ->
         else:
             raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
         challenge.save(update_fields=["status"])
+        notification_challenge_answered(challenge=challenge)
         if other is not None:
             transaction.on_commit(lambda: user_changed(other))
     return challenge

@@ -22,7 +22,7 @@ export class NotificationCenter {
     this.labels = config.labels;
     this.doc = doc;
     this.items = [];
-    this.alerted = new Set();
+    this.alerted = new Map(); // id -> the alert's card (null once taken down)
     this.button = doc.getElementById("notify-button");
     this.badge = this.button?.querySelector(".notify-badge") ?? null;
     this.panel = doc.getElementById("notify-panel");
@@ -45,12 +45,24 @@ export class NotificationCenter {
       this.items = message.items;
       this.showUnread(message.unread);
       this.drawList();
+      this.takeDownAnswered();
       for (const item of standingAlerts(this.items)) this.showAlert(item);
     } else if (message.type === "notification") {
       this.items = withItem(this.items, message.item);
       this.showUnread(message.unread);
       this.drawList();
       if (message.item.alert && !message.item.read) this.showAlert(message.item);
+    }
+  }
+
+  /** Alerts whose item is read now (answered, dismissed, read on another page) go away. */
+  takeDownAnswered() {
+    for (const item of this.items) {
+      const card = this.alerted.get(item.id);
+      if (card && item.read) {
+        card.remove();
+        this.alerted.set(item.id, null);
+      }
     }
   }
 
@@ -116,7 +128,6 @@ export class NotificationCenter {
 
   showAlert(item) {
     if (!this.alerts || this.alerted.has(item.id)) return;
-    this.alerted.add(item.id);
     const card = el("div", { class: `notify-alert kind-${item.kind}`, role: "alert", "data-testid": "notify-alert" });
     card.append(el("a", { href: item.url, class: "notify-alert-text" }, item.text));
     const actions = this.actions(item) ?? el("div", "notify-actions");
@@ -126,6 +137,7 @@ export class NotificationCenter {
     actions.append(dismiss);
     card.append(actions);
     this.alerts.append(card);
+    this.alerted.set(item.id, card);
   }
 
   /** Mark one item (or all: null) read; the server tells every page of the player. */

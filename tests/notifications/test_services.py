@@ -51,6 +51,15 @@ def test_an_answered_challenge_offers_no_accept_any_more(alice, bob):
     assert item["decline_url"] is None
 
 
+def test_an_answered_challenge_is_read(alice, bob, make_user):
+    made = challenge(alice, bob)
+    matchmaking.challenge_accept(user=bob, token=made.token)
+    assert Notification.objects.get(challenge=made).read_at is not None
+    withdrawn = challenge(make_user(), bob)
+    matchmaking.challenge_decline(user=withdrawn.challenger, token=withdrawn.token)
+    assert Notification.objects.get(challenge=withdrawn).read_at is not None
+
+
 def test_the_text_is_in_the_active_language(alice, bob):
     challenge(alice, bob)
     notification = Notification.objects.get(user=bob)
