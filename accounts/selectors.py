@@ -158,11 +158,17 @@ def player_history_url(*, user: User) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Opponent:
+    name: str
+    url: str | None  # the profile of a person; None for the AI or a deleted account
+
+
+@dataclass(frozen=True, slots=True)
 class RecentGame:
     match_id: int
     url: str | None
     finished_at: datetime | None
-    opponents: list[str]
+    opponents: list[Opponent]
     result: str  # a SeatResult value
     rated: bool
     rating_after: int | None
@@ -194,7 +200,12 @@ def profile_recent_games(*, user: User, limit: int = RECENT_GAMES) -> list[Recen
                 match_id=match.pk,
                 url=match_url(match.pk),
                 finished_at=match.finished_at,
-                opponents=[other.display_name for other in others.get(match.pk, [])],
+                opponents=[
+                    Opponent(other.display_name,
+                             reverse("profile", args=[other.user.username])
+                             if other.user_id is not None and other.ai_level is None else None)
+                    for other in others.get(match.pk, [])
+                ],
                 result=seat.result,
                 rated=match.rated,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
