@@ -25,8 +25,8 @@ FRESH_MATCH_SECONDS = 30
 LEADERBOARD_SIZE = 100
 LOBBY_SEEKS = 200  # the oldest first: a seek waiting longest is shown first
 LOBBY_TABLES = 100  # the oldest first, as seeks
-TABLE_RATING_MODE = RatingMode.DUEL
-"""The rating shown beside the people at a table and that seats them in table pools."""
+TABLE_RATING_MODE = RatingMode.TABLE
+"""The rating shown beside the people at a table (the tables' own, `accounts.table_ratings`)."""
 
 
 def match_page_url(*, match_id: int) -> str:
@@ -63,6 +63,7 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
         {
             "id": seek.pk,
             "player": seek.creator.username,
+            "player_url": reverse("profile", args=[seek.creator.username]),
             "player_id": seek.creator_id,
             "rating": summaries[seek.creator_id].rating,
             "provisional": summaries[seek.creator_id].provisional,
@@ -113,7 +114,8 @@ def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
 
 def live_match_id(*, user: User) -> int | None:
     return (
-        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING])
+        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING],
+                            match__correspondence=False)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .first()
@@ -256,8 +258,14 @@ def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
     established: list[LeaderboardRow] = []
     provisional: list[LeaderboardRow] = []
     for row in rows.iterator(chunk_size=200):
-        standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
-        deviation = ratings.current_deviation(standing, now=now)
+        if mode == RatingMode.TABLE:
+            # The table rating's sigma does not grow with idle time (accounts.table_ratings):
+            # its provisional threshold is the duel's, in the same points.
+            deviation = row.deviation
+        else:
+            standing = ratings.Standing(row.rating, row.deviation, row.volatility,
+                                        row.last_rated_at)
+            deviation = ratings.current_deviation(standing, now=now)
         if ratings.is_provisional(deviation):
             if len(provisional) < limit:
                 provisional.append(LeaderboardRow(None, row.user.username, round(row.rating),

@@ -109,8 +109,6 @@ def table_create(
     if players not in TABLE_SIZES:
         raise MatchmakingError(errors.BAD_TABLE, _("A table is for 3 or 4 players."))
     control = _table_time_control(time_control)
-    if rated and not control.timed:
-        raise MatchmakingError(errors.BAD_TABLE, _("A rated table needs a time control."))
     rate_limit("table_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]

@@ -29,6 +29,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.matchmaking import services as matchmaking
+from games.matchmaking import tables
 from games.play import services
 from games.play.services import Player
 from games.replays.services import record_export
@@ -136,8 +137,8 @@ def field_values(field, records: list[str]) -> st.SearchStrategy[object]:
 
 @pytest.fixture
 def world(django_user_model):
-    """Users, a finished duel with its record, a live duel and an open challenge, so that
-    generated paths also name things that exist."""
+    """Users, a finished duel with its record, a live duel, an open challenge and an open
+    table, so that generated paths also name things that exist."""
     player = django_user_model.objects.create_user("fuzzer", password="pw-Xk39-long",
                                                    email="fuzzer@example.com")
     other = django_user_model.objects.create_user("other", password="pw-Xk39-long")
@@ -152,12 +153,15 @@ def world(django_user_model):
                                  trumps="CD", seed=12, dealer=1)
     challenge = matchmaking.challenge_create(challenger=other, challenged=None,
                                              time_control="3+2", rated=False)
+    host = django_user_model.objects.create_user("host", password="pw-Xk39-long")
+    table = tables.table_create(user=host, players=4, time_control="untimed", rated=False,
+                                public=False)
     records = [record_export(match=finished), record_export(match=live)]
     return {
         "users": {"guest": None, "player": player, "staff": staff},
         "values": {"match_id": [str(finished.pk), str(live.pk), "0"],
                    "username": ["fuzzer", "other", "FUZZER"],
-                   "token": [challenge.token], "uidb64": ["MQ", "x"],
+                   "token": [challenge.token, table.token], "uidb64": ["MQ", "x"],
                    "object_id": [str(player.pk), "x"]},
         "records": records,
     }
@@ -299,8 +303,9 @@ def test_no_view_reads_a_query_parameter_outside_a_form():
 def test_the_walks_cover_the_site():
     names = {route.name for route in routes()}
     assert {"home", "replays:replay", "replays:import", "matchmaking:challenge",
-            "accounts:login", "admin:index"} <= names
-    assert {"ply", "date_from", "text", "file", "page", "pool"} <= set(form_fields())
+            "matchmaking:table", "matchmaking:table_join", "accounts:login",
+            "admin:index"} <= names
+    assert {"ply", "date_from", "text", "file", "page", "pool", "seat"} <= set(form_fields())
 
 
 # --- the cases that failed once ---------------------------------------------------------------

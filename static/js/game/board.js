@@ -5,7 +5,7 @@ import { cardBack, cardElement, sortHand } from "./cards.js";
 import { centerMethods } from "./center.js";
 import { el, fill } from "../dom.js";
 import { enabledCards } from "./legal.js";
-import { formatClock, LOW_TIME_MS } from "./numbers.js";
+import { formatClock, formatDays, LOW_TIME_MS } from "./numbers.js";
 import { handMethods } from "./hand.js";
 import { panelMethods } from "./panel.js";
 import { seatMethods } from "./seats.js";
@@ -177,6 +177,11 @@ export class Board {
 
   // --- time -------------------------------------------------------------------------------
 
+  /** A clock as it is shown: minutes and seconds, or days and hours for days per move. */
+  clockText(ms) {
+    return this.state && this.state.clock && this.state.clock.per_move ? formatDays(ms) : formatClock(ms);
+  }
+
   tick() {
     const s = this.state;
     if (!s) return;
@@ -186,7 +191,7 @@ export class Board {
       const base = s.seats[index].clock_ms;
       const running = s.running === index;
       const ms = running ? base - elapsed : base;
-      node.textContent = formatClock(ms);
+      node.textContent = this.clockText(ms);
       node.classList.toggle("running", running);
       node.classList.toggle("low", ms < LOW_TIME_MS);
       if (this.sounds && running && index === s.you && ms < LOW_TIME_MS && ms > 0
@@ -197,8 +202,10 @@ export class Board {
     }
     const deadline = this.root.querySelector(".trump-deadline");
     if (deadline && deadline.dataset.deadline) {
-      const seconds = Math.max(0, Math.ceil((Number(deadline.dataset.deadline) - this.nowServer()) / 1000));
-      deadline.textContent = fill(this.labels.trumpDeadline, { s: seconds });
+      const ms = Number(deadline.dataset.deadline) - this.nowServer();
+      deadline.textContent = s.clock && s.clock.per_move
+        ? fill(this.labels.trumpDeadlineDays, { time: formatDays(ms, true) })
+        : fill(this.labels.trumpDeadline, { s: Math.max(0, Math.ceil(ms / 1000)) });
     }
     const claim = this.root.querySelector(".claim");
     if (claim && s.claim_at_ms) {

@@ -15,18 +15,20 @@ function seatText(seat, labels) {
 
 function levelSelect(levels) {
   const select = el("select", { "data-testid": "table-ai-level" });
-  for (const [number, name] of levels) {
+  // The third level (a club player) first: it plays like a person who knows the game.
+  const preselected = Math.min(2, levels.length - 1);
+  levels.forEach(([number, name], index) => {
     const option = el("option", { value: String(number) }, name);
+    if (index === preselected) option.setAttribute("selected", "");
     select.append(option);
-  }
-  select.value = String(levels[Math.min(2, levels.length - 1)][0]);
+  });
   return select;
 }
 
 function terms(table, labels) {
   const mode = table.rated ? labels.rated : labels.casual;
   const listed = table.public ? labels.public : labels.private;
-  return `${fill(labels.tableOf, { name: table.creator, count: table.players })} · `
+  return `${fill(labels.tableOf, { name: table.creator, players: table.players })} · `
     + `${table.time_control} · ${mode} · ${listed}`;
 }
 

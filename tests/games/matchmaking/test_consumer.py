@@ -276,3 +276,103 @@ def test_without_a_saved_language_refusals_follow_the_cookie_then_the_browser(
     assert (visitor["code"], visitor["detail"]) == (
         "not_logged_in", "Zaloguj się, aby grać partie rankingowe."
     )
+
+
+def _wait_for(sock, predicate):
+    async def waiting():
+        lobby = sock.lobby
+        while lobby is None or not predicate(lobby):
+            lobby = await sock.next("lobby")
+        return lobby
+
+    return waiting()
+
+
+def test_a_table_is_listed_live_as_people_sit_down_and_leave_and_starts_for_all(
+    asgi_server, make_player, lobby_settled
+):
+    people = [make_player(name) for name in ("anna", "boris", "vera")]
+    url = asgi_server.extra["url"]
+    cookies = [session_cookie_for(user) for user in people]
+
+    def seat_kinds(lobby):
+        return [[seat["kind"] for seat in table["seats"]] for table in lobby["tables"]]
+
+    async def scenario():
+        a, b, v = [await LobbySocket.open(url, cookie) for cookie in cookies]
+        try:
+            for sock in (a, b, v):
+                await sock.next("lobby")
+            await a.send({"type": "table_create", "players": 3, "time_control": "untimed",
+                          "rated": False, "public": True})
+            listed = await _wait_for(b, lambda lobby: lobby["tables"])
+            token = listed["tables"][0]["token"]
+            await b.send({"type": "table_join", "table": token, "seat": 2})
+            sat = await _wait_for(v, lambda lobby: seat_kinds(lobby) == [
+                ["person", "empty", "person"]])
+            mine = await _wait_for(b, lambda lobby: lobby["me"]["table"] is not None)
+            await b.send({"type": "table_leave", "table": token})
+            left = await _wait_for(v, lambda lobby: seat_kinds(lobby) == [
+                ["person", "empty", "empty"]])
+            await b.send({"type": "table_join", "table": token})
+            await v.send({"type": "table_join", "table": token})
+            paired = [await sock.next("paired") for sock in (a, b, v)]
+            return listed, sat, mine, left, paired
+        finally:
+            for sock in (a, b, v):
+                await sock.close()
+
+    listed, sat, mine, left, paired = asyncio.run(scenario())
+
+    assert listed["tables"][0]["creator"] == "anna"
+    assert [s["player"] for s in sat["tables"][0]["seats"]] == ["anna", None, "boris"]
+    assert mine["me"]["table"]["token"] == listed["tables"][0]["token"]
+    assert mine["me"]["can_start"] is False
+    assert left["tables"][0]["seats"][2]["player"] is None
+    assert len({message["match_id"] for message in paired}) == 1
+    seats = Seat.objects.filter(match_id=paired[0]["match_id"]).order_by("index")
+    names = [seat.user.username for seat in seats]
+    assert names[0] == "anna"  # the creator's seat; the other two sat down racing
+    assert sorted(names[1:]) == ["boris", "vera"]
+
+
+def test_the_creator_fills_a_private_table_with_the_ai_and_starts_it(
+    asgi_server, make_player, lobby_settled
+):
+    anna, boris = make_player("anna"), make_player("boris")
+    url = asgi_server.extra["url"]
+    cookie_a, cookie_b = session_cookie_for(anna), session_cookie_for(boris)
+
+    async def scenario():
+        a = await LobbySocket.open(url, cookie_a)
+        b = await LobbySocket.open(url, cookie_b)
+        try:
+            await a.next("lobby")
+            await b.next("lobby")
+            await a.send({"type": "table_create", "players": 4, "time_control": "1+1",
+                          "rated": False, "public": False})
+            own = await _wait_for(a, lambda lobby: lobby["me"]["table"] is not None)
+            token = own["me"]["table"]["token"]
+            await b.send({"type": "table_fill_ai", "table": token, "seat": 1, "level": 2})
+            refused = await b.next("error")
+            for seat in (1, 2, 3):
+                await a.send({"type": "table_fill_ai", "table": token, "seat": seat,
+                              "level": 2})
+                await a.next("ok")
+            ready = await _wait_for(a, lambda lobby: lobby["me"]["can_start"])
+            await a.send({"type": "table_start", "table": token})
+            paired = await a.next("paired")
+            return own, refused, ready, paired, b.lobby
+        finally:
+            await a.close()
+            await b.close()
+
+    own, refused, ready, paired, seen_by_boris = asyncio.run(scenario())
+
+    assert own["tables"] == []  # private: listed to nobody, shown to its creator
+    assert seen_by_boris["tables"] == []
+    assert refused["code"] == "not_creator"
+    assert [s["kind"] for s in ready["me"]["table"]["seats"]] == ["person", "ai", "ai", "ai"]
+    levels = list(Seat.objects.filter(match_id=paired["match_id"]).order_by("index")
+                  .values_list("ai_level", flat=True))
+    assert levels == [None, 2, 2, 2]

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
+from accounts.models import PlayerRating, RatingMode
 from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Pool, PoolEntry, Table, TableSeat
@@ -44,7 +45,8 @@ def test_a_table_of_four_people_starts_by_itself_seated_as_they_sat(make_player)
 def test_the_lobby_lists_a_public_table_with_its_seats_and_the_seated_player_sees_it(
     make_player
 ):
-    anna, boris = make_player("anna", 1620), make_player("boris")
+    anna, boris = make_player("anna", 1900), make_player("boris")
+    PlayerRating.objects.create(user=anna, mode=RatingMode.TABLE, rating=1620, deviation=60)
     table = tables.table_create(user=anna, players=3, time_control="untimed", rated=False,
                                 public=True)
     tables.table_fill_ai(user=anna, token=table.token, seat=2, level=3)
@@ -103,7 +105,6 @@ def test_the_ai_can_be_taken_out_of_a_seat_again(make_player):
     [
         ({"players": 5, "time_control": "3+2", "rated": False}, errors.BAD_TABLE),
         ({"players": 2, "time_control": "3+2", "rated": False}, errors.BAD_TABLE),
-        ({"players": 4, "time_control": "untimed", "rated": True}, errors.BAD_TABLE),
         ({"players": 4, "time_control": "7+7", "rated": False}, errors.UNKNOWN_TIME_CONTROL),
         ({"players": 4, "time_control": "4/3+2", "rated": False},
          errors.UNKNOWN_TIME_CONTROL),
@@ -226,8 +227,11 @@ def test_a_player_paired_elsewhere_leaves_the_table(
 
 
 def test_four_players_of_similar_ratings_in_a_table_pool_sit_at_one_rated_table(make_player):
-    players = [make_player(f"p{i}", 1500 + 30 * i) for i in range(4)]
-    far = make_player("far", 2400)
+    players = [make_player(f"p{i}", 2400) for i in range(4)]  # their duel ratings: not used
+    for i, user in enumerate(players):
+        PlayerRating.objects.create(user=user, mode=RatingMode.TABLE, rating=1500 + 30 * i)
+    far = make_player("far", 1500)
+    PlayerRating.objects.create(user=far, mode=RatingMode.TABLE, rating=2400)
     services.pool_join(user=far, pool="4/3+2")
     matches = []
     for user in players:
@@ -245,7 +249,8 @@ def test_four_players_of_similar_ratings_in_a_table_pool_sit_at_one_rated_table(
 def test_after_a_wait_the_player_of_a_table_pool_may_take_the_ai_in_the_other_seats(
     make_player
 ):
-    anna = make_player("anna", 1800)
+    anna = make_player("anna")
+    PlayerRating.objects.create(user=anna, mode=RatingMode.TABLE, rating=1800)
     duelist = make_player("duelist")
     services.pool_join(user=duelist, pool="3+2")
     entry_time = PoolEntry.objects.get(user=duelist).joined_at
@@ -274,3 +279,28 @@ def test_after_a_wait_the_player_of_a_table_pool_may_take_the_ai_in_the_other_se
     assert sorted(kinds, key=str) == sorted([("anna", None), (None, 4), (None, 4)], key=str)
     assert not PoolEntry.objects.filter(user=anna).exists()
     assert Pool.objects.filter(key="3/5+3").exists()
+
+
+def test_a_private_tables_link_seats_the_visitor_and_leads_to_the_match_once_started(
+    make_player, client
+):
+    anna, boris = make_player("anna"), make_player("boris")
+    table = tables.table_create(user=anna, players=3, time_control="untimed", rated=False,
+                                public=False)
+    tables.table_fill_ai(user=anna, token=table.token, seat=2, level=1)
+    page = f"/table/{table.token}/"
+
+    assert client.get(page).status_code == 200  # a guest sees the table, and a log-in link
+    client.force_login(boris)
+    shown = client.get(page)
+    assert b'data-testid="table-page-join"' in shown.content
+    joined = client.post(f"{page}join/", {"seat": "1"})
+    assert joined.status_code == 302
+    assert joined["Location"] == "/lobby/"
+    assert TableSeat.objects.get(table=table, index=1).user == boris
+    refused = client.post(f"{page}join/", {"seat": "2"})  # already seated, at another seat
+    assert refused["Location"] == page
+
+    match = tables.table_start(user=anna, token=table.token)
+    assert client.get(page)["Location"] == f"/game/{match.pk}/"
+    assert client.get("/table/no-such-table/").status_code == 404
