@@ -165,6 +165,10 @@ def board_labels() -> dict[str, Any]:
         "yourTurnLead": _("Your turn: lead any card"),
         "yourTurnBeat": _("Your turn: beat the top card or take"),
         "chooseSecond": _("Now choose the card to lay on top"),
+        # Translators: the script fills in the name of a card ("queen of hearts").
+        "premove": _("Premove: {card} (Esc takes it back)"),
+        # Translators: the tooltip of a card: the digit key that plays it.
+        "cardKey": _("Key {key}"),
         "theirTurn": _("{name} to move"),
         "aiThinking": _("{name} is thinking"),
         # Translators: the seat of a player who left a table, played by the AI since.

@@ -1,8 +1,12 @@
 """The board as a player handles it, in Chromium at a desktop's width (1280 px) and a phone's
-(390 px): resigning asks first and no slip passes, the move list of a 1,100-ply game keeps the
-latest move in view in the game and the replay."""
+(390 px): resigning asks first and no slip passes; the move list of a 1,100-ply game keeps the
+latest move in view in the game and the replay; the header folds into a menu and the hand, its
+clock, the status and the actions are in view together, 20 cards in one row; cards are dragged
+onto the pile, played by keys, and chosen ahead as premoves."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -11,7 +15,7 @@ from games.play import selectors, services
 from games.play.models import Match, Status
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from tests.browser.game_page import at_ply
+from tests.browser.game_page import at_ply, card, click_card
 from tests.browser.long_games import long_match_create
 from tests.support.processes import ManagedProcess
 
@@ -170,7 +174,9 @@ def test_the_move_list_of_a_long_game_shows_its_latest_move(user_page, make_user
         page.keyboard.press("End")
         expect(page.get_by_test_id(f"move-{PLIES + 1}")).to_have_class("move current")
         assert page.evaluate(READ_LIST, "#move-list")["lastInView"]
-        assert page.evaluate("window.scrollY") == scroll_y
+        # The page stays where it was (give or take the status line's height changing above,
+        # which the browser's scroll anchoring follows): the list scrolled, not the window.
+        assert abs(page.evaluate("window.scrollY") - scroll_y) <= 40
 
 
 @pytest.mark.parametrize("device", WIDTHS)
@@ -246,3 +252,135 @@ def test_the_hand_its_clock_the_status_and_the_actions_are_in_view(user_page, ma
     assert held["narrowest"] >= 14  # each card's corner stays readable and tappable
     assert held["fanned"]  # 20 cards overlap at either width
     page.screenshot(path=str(tmp_path / "board.png"))
+
+
+# Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
+# seat 1 leads its last card 6D and wins.
+SHORT_DUEL = "SH 7C9D/6D8CKD - 0 -"
+
+
+def short_duel(user_page, make_user, device):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, start_tpn=SHORT_DUEL
+    )
+    first, second = user_page(alice, **device), user_page(bob, **device)
+    for page in (first, second):
+        page.goto(f"/game/{match.pk}/")
+        at_ply(page, 0)
+    return match, first, second
+
+
+def drag_onto_pile(page, code: str) -> None:
+    """Press a card at its corner, carry it onto the pile in steps, let it go there (once the
+    cards have come to rest: a move's animation carries them a moment)."""
+    page.wait_for_function("""() => document.getAnimations().filter(
+        (a) => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition)).length === 0""")
+    node = page.locator(f'[data-part=bottom] button.card[data-card="{code}"]')
+    box = node.bounding_box()
+    pile = page.get_by_test_id("pile").bounding_box()
+    assert box is not None
+    assert pile is not None
+    page.mouse.move(box["x"] + 8, box["y"] + 14)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+    expect(page.get_by_test_id("pile")).to_have_class(re.compile(r"\bdrop-here\b"))
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_cards_are_dragged_onto_the_pile(user_page, make_user, device):
+    match, first, second = short_duel(user_page, make_user, device)
+    drag_onto_pile(first, "7C")
+    at_ply(second, 1)
+    # The beater, then the card laid on it: two drags make the move.
+    drag_onto_pile(second, "8C")
+    expect(card(second, "8C")).to_have_attribute("aria-pressed", "true")
+    drag_onto_pile(second, "KD")
+    at_ply(first, 2)
+    assert list(match.moves.values_list("text", flat=True)) == ["7C", "8C-KD"]
+    # A card let go away from the pile goes back to the hand, and nothing is played.
+    node = first.locator('[data-part=bottom] button.card[data-card="9D"]')
+    box = node.bounding_box()
+    assert box is not None
+    first.mouse.move(box["x"] + 8, box["y"] + 14)
+    first.mouse.down()
+    first.mouse.move(box["x"] + 8, box["y"] - 60, steps=5)
+    first.mouse.up()
+    expect(node).not_to_have_class(re.compile(r"\bdragging\b"))
+    first.wait_for_timeout(300)
+    at_ply(first, 2)
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_the_keys_play_the_hand_and_a_premove_is_played_when_legal(user_page, make_user,
+                                                                    device):
+    match, first, second = short_duel(user_page, make_user, device)
+    if device is DESKTOP:
+        expect(first.get_by_test_id("keys-help")).to_be_visible()
+    # Bob chooses 6D ahead; Alice leads, so Bob must beat: the premove is dropped, unsent.
+    click_card(card(second, "6D"))
+    expect(card(second, "6D")).to_have_class(re.compile(r"\bpremoved\b"))
+    expect(second.get_by_test_id("status")).to_contain_text("Premove: six of diamonds")
+    # Alice: → walks the hand, the digit on a card plays it.
+    first.keyboard.press("ArrowRight")
+    expect(card(first, "7C")).to_be_focused()
+    first.keyboard.press("ArrowRight")
+    expect(card(first, "9D")).to_be_focused()
+    expect(card(first, "7C")).to_have_attribute("data-key", "1")
+    first.keyboard.press("1")
+    at_ply(second, 1)
+    expect(second.locator("[data-part=bottom] .premoved")).to_have_count(0)
+    expect(second.get_by_test_id("status")).to_contain_text("Your turn")
+    # Bob: 1 chooses the only beater, 2 the second card that may follow it (KD).
+    expect(card(second, "8C")).to_have_attribute("title", "Key 1")
+    second.keyboard.press("1")
+    expect(card(second, "8C")).to_have_attribute("aria-pressed", "true")
+    second.keyboard.press("2")
+    at_ply(first, 2)
+    # While Alice thinks, Bob chooses 6D, takes it back with Esc, and chooses it again.
+    click_card(card(second, "6D"))
+    second.keyboard.press("Escape")
+    expect(second.locator("[data-part=bottom] .premoved")).to_have_count(0)
+    click_card(card(second, "6D"))
+    # Alice takes with T; Bob's 6D, now a lead, goes at once and wins.
+    first.keyboard.press("t")
+    for page, title in ((first, "You lost"), (second, "You won")):
+        expect(page.get_by_test_id("result-title")).to_have_text(title)
+    assert list(match.moves.values_list("text", flat=True)) == ["7C", "8C-KD", "+3", "6D"]
+
+
+HEAR = """() => { window.heard = [];
+  document.addEventListener("yourtrumps:sound", (e) => window.heard.push(e.detail.name)); }"""
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_the_game_sounds_its_moves_turns_takes_and_end_at_the_kept_volume(user_page, make_user,
+                                                                         device):
+    _match, first, second = short_duel(user_page, make_user, device)
+    for page in (first, second):
+        page.evaluate(HEAR)
+    # Bob turns the sound off; his page keeps it so after a reload.
+    second.get_by_test_id("sound-volume").fill("0")
+    second.reload()
+    at_ply(second, 0)
+    expect(second.get_by_test_id("sound-volume")).to_have_value("0")
+    second.evaluate(HEAR)
+    second.evaluate("""() => document.addEventListener("yourtrumps:sound",
+        (e) => window.heardVolume = e.detail.volume)""")
+    click_card(card(first, "7C"))
+    at_ply(second, 1)
+    click_card(card(second, "8C"))
+    click_card(card(second, "KD"))
+    at_ply(first, 2)
+    first.get_by_test_id("take").click()
+    at_ply(second, 3)
+    click_card(card(second, "6D"))
+    expect(first.get_by_test_id("result-title")).to_have_text("You lost")
+    expect(second.get_by_test_id("result-title")).to_have_text("You won")
+    first.wait_for_function("() => window.heard.includes('end')")
+    second.wait_for_function("() => window.heard.includes('end')")
+    assert first.evaluate("window.heard") == ["move", "turn", "take", "end"]
+    assert second.evaluate("window.heard") == ["turn", "move", "take", "end"]
+    assert second.evaluate("window.heardVolume") == 0  # muted: announced, not played
+    assert first.evaluate("localStorage.getItem('yourtrumps.soundVolume')") is None  # default

@@ -48,8 +48,10 @@ def test_two_players_play_a_duel_to_its_end(user_page, make_user):
     expect(second.locator('[data-testid=hand-0] .card[data-card="9D"]')).to_be_visible()
     expect(first.get_by_test_id("status")).to_contain_text("Your turn")
     expect(second.get_by_test_id("status")).to_contain_text(alice.username)
-    # Only what may be played is enabled: with an empty pile, any card leads.
-    expect(card(second, "8C")).to_be_disabled()
+    # Only what may be played is enabled: with an empty pile, any card leads; the player who
+    # waits may only choose a premove.
+    expect(card(second, "8C")).not_to_have_class(re.compile(r"\bplayable\b"))
+    expect(card(second, "8C")).to_have_class(re.compile(r"\bpremovable\b"))
 
     card(first, "7C").click()
     at_ply(second, 1)

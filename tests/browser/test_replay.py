@@ -31,7 +31,7 @@ def _server_then_orm(asgi_server: ManagedProcess) -> Iterator[None]:
 READ = """
   const root = document.getElementById("replay-board");
   const cards = (sel) => [...root.querySelectorAll(sel)].map((c) => c.dataset.card);
-  const seats = [...root.querySelectorAll("[data-testid^=hand-]")];
+  const seats = [...root.querySelectorAll(".hand[data-testid^=hand-]")];
   const hands = {};
   for (const hand of seats) {
     const index = hand.dataset.testid.split("-")[1];

@@ -9,18 +9,24 @@ import { formatClock, formatDays, LOW_TIME_MS } from "./numbers.js";
 import { handMethods } from "./hand.js";
 import { panelMethods } from "./panel.js";
 import { seatMethods } from "./seats.js";
+import { stateSound } from "./sounds.js";
+import { playSound } from "../sound.js";
 
 const ANIMATION_MS = 380;
 
 export class Board {
-  constructor(root, { labels, send, matchUrl, replayUrl }) {
+  constructor(root, { labels, send, matchUrl, replayUrl, sounds = false }) {
     this.root = root;
     this.labels = labels;
     this.send = send;
     this.matchUrl = matchUrl;
     this.replayUrl = replayUrl;
     this.state = null;
+    this.sounds = sounds; // whether states sound (the game page; not the replay's steps)
+    this.lowTimeWarned = -1; // the ply at which the player's low time was last sounded
     this.selected = null; // the beater chosen, waiting for the second card
+    this.premove = null; // the card chosen while another player moves (hand.js)
+    this.drag = null; // the card being dragged, where to, and whether over the pile (hand.js)
     this.receivedAt = 0;
     this.serverOffset = 0;
     this.resignDialog = null; // the open confirmation of a resignation (panel.js)
@@ -63,6 +69,11 @@ export class Board {
       const again = this.parts.bottom.querySelector(`button.card[data-card="${focused}"]:not(:disabled)`);
       if (again) again.focus();
     }
+    if (this.sounds) {
+      const sound = stateSound(previous, next);
+      if (sound) playSound(sound);
+    }
+    this.settlePremove();
     if (previous && previous.rematch_id == null && next.rematch_id != null && next.you !== null) {
       location.assign(this.matchUrl.replace("{id}", next.rematch_id));
     }
@@ -119,6 +130,7 @@ export class Board {
     this.parts.bottom.replaceChildren(this.renderSeat(bottom));
     this.holdHand();
     this.renderCenter();
+    this.showDrag();
     this.renderStatus();
     this.renderActions();
     this.renderResult();
@@ -147,12 +159,7 @@ export class Board {
         labels: this.labels,
         trump: seat.trump,
       });
-      if (node.tagName === "BUTTON") {
-        node.disabled = !enabled.has(card);
-        if (enabled.has(card)) node.classList.add("playable");
-        if (this.selected === card) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
-        node.addEventListener("click", () => this.onCard(card));
-      }
+      if (node.tagName === "BUTTON") this.handCard(node, card, enabled);
       if (takenNow.has(card)) node.classList.add("just-taken");
       node.style.setProperty("--i", i);
       hand.append(node);
@@ -187,6 +194,11 @@ export class Board {
       node.textContent = this.clockText(ms);
       node.classList.toggle("running", running);
       node.classList.toggle("low", ms < LOW_TIME_MS);
+      if (this.sounds && running && index === s.you && ms < LOW_TIME_MS && ms > 0
+          && this.lowTimeWarned !== s.ply) {
+        this.lowTimeWarned = s.ply;
+        playSound("lowtime");
+      }
     }
     const deadline = this.root.querySelector(".trump-deadline");
     if (deadline && deadline.dataset.deadline) {
@@ -218,7 +230,10 @@ export class Board {
   }
 
   onCard(card) {
-    if (!this.isMyTurn()) return;
+    if (!this.isMyTurn()) {
+      if (this.canPremove()) this.choosePremove(card);
+      return;
+    }
     const legal = this.state.legal_moves;
     if (this.selected === card) { this.selected = null; this.render(); return; }
     if (this.selected) {

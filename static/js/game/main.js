@@ -4,6 +4,7 @@
 import { ReconnectingSocket } from "../socket.js";
 import { carriesPly, playedAlready } from "./acts.js";
 import { Board } from "./board.js";
+import { playSound, setSoundVolume, soundVolume } from "../sound.js";
 import { showCorrespondence } from "./correspondence.js";
 
 const config = JSON.parse(document.getElementById("board-config").textContent);
@@ -15,7 +16,21 @@ const board = new Board(root, {
   matchUrl: config.matchUrl,
   replayUrl: config.replayUrl,
   send: (message) => socket.send(message),
+  sounds: true,
 });
+
+// The volume of the game's sounds (0 mutes), kept by this browser.
+const volume = document.getElementById("sound-volume");
+if (volume) {
+  volume.value = String(soundVolume());
+  volume.addEventListener("change", () => {
+    volume.value = String(setSoundVolume(volume.value));
+    playSound("move");
+  });
+}
+
+// The hand's keys work wherever the focus is on the page (but in a field or a dialog).
+document.addEventListener("keydown", (event) => board.onHandKey(event));
 
 let syncTimer = null;
 function expectVersion(version) {

@@ -2,7 +2,7 @@
 // resign, draws, claims, rematch), the result with its reason, and the move list. These are
 // methods of `Board` (mixed in by board.js): they read its state and labels and send intents.
 
-import { moveHtml } from "./cards.js";
+import { cardName, moveHtml } from "./cards.js";
 import { confirmDialog } from "./confirm.js";
 import { el, fill } from "../dom.js";
 
@@ -29,6 +29,9 @@ export const panelMethods = {
         : fill(this.labels.waitTrump, { name: this.seatName(s.trump_choice.chooser) });
     } else {
       text = this.resultTitle();
+    }
+    if (this.premove && s.status === "playing" && !this.isMyTurn()) {
+      text = `${text} \u00b7 ${fill(this.labels.premove, { card: cardName(this.premove, this.labels) })}`;
     }
     if (!this.isPlayer() && s.status !== "finished" && s.status !== "aborted") text = `${text} \u00b7 ${this.labels.spectating}`;
     status.textContent = text;

@@ -11,7 +11,7 @@ export const LABELS = {
   you: "You", yourTurn: "Your turn", yourTurnLead: "Your turn: lead any card",
   yourTurnBeat: "Your turn: beat the top card or take", chooseSecond: "Now choose the card to lay on top",
   theirTurn: "{name} to move", aiThinking: "{name} is thinking", spectating: "You are watching this game",
-  emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?", cancel: "Cancel",
+  emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?", cancel: "Cancel", cardKey: "Key {key}", premove: "Premove: {card} (Esc takes it back)",
   offerDraw: "Offer a draw", drawOffered: "Draw offered", acceptDraw: "Accept the draw", declineDraw: "Decline",
   opponentOffersDraw: "{name} offers a draw", claimVictory: "Claim victory", offline: "offline",
   connecting: "Connecting…", reconnecting: "Connection lost. Reconnecting…",

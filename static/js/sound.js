@@ -1,0 +1,84 @@
+// The site's sounds, made here with the Web Audio API (no recorded files): short tones for a
+// move, a take, the player's turn, low time, the end of a game and a challenge. The volume
+// (0 mutes) is kept in the browser's localStorage. Every call also announces itself as a
+// `yourtrumps:sound` event on the document ({ name, volume }), for tests and other scripts.
+//
+//   import { playSound } from "/static/js/sound.js";  playSound("challenge");
+
+const STORAGE_KEY = "yourtrumps.soundVolume";
+const DEFAULT_VOLUME = 60;
+// The loudest a tone gets at volume 100 (of the output's full scale): a short chime, not a bang.
+const PEAK_GAIN = 0.3;
+
+// Each sound: tones as [frequency in Hz, start in s, length in s].
+const SOUNDS = {
+  move: [[660, 0, 0.07]],
+  take: [[392, 0, 0.08], [262, 0.08, 0.14]],
+  turn: [[523, 0, 0.08], [784, 0.09, 0.14]],
+  lowtime: [[988, 0, 0.06], [988, 0.14, 0.06]],
+  end: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.3]],
+  challenge: [[784, 0, 0.09], [988, 0.1, 0.09], [1319, 0.2, 0.18]],
+};
+
+export const SOUND_NAMES = Object.freeze(Object.keys(SOUNDS));
+
+let context = null;
+
+function storage() {
+  try { return window.localStorage; } catch { return null; }
+}
+
+/** The volume, 0 (muted) to 100. */
+export function soundVolume() {
+  const stored = storage() && storage().getItem(STORAGE_KEY);
+  const volume = stored === null || stored === undefined ? DEFAULT_VOLUME : Number(stored);
+  return Number.isFinite(volume) ? Math.max(0, Math.min(100, Math.round(volume))) : DEFAULT_VOLUME;
+}
+
+/** Keep a new volume (0 mutes) for this browser. */
+export function setSoundVolume(volume) {
+  const clamped = Math.max(0, Math.min(100, Math.round(Number(volume) || 0)));
+  if (storage()) storage().setItem(STORAGE_KEY, String(clamped));
+  return clamped;
+}
+
+function audio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!context) context = new Context();
+  if (context.state === "suspended") context.resume().catch(() => {});
+  return context;
+}
+
+/** Play the sound `name` (one of SOUND_NAMES) at the kept volume. Returns whether it sounded. */
+export function playSound(name) {
+  const tones = SOUNDS[name];
+  if (!tones) return false;
+  const volume = soundVolume();
+  document.dispatchEvent(new CustomEvent("yourtrumps:sound", { detail: { name, volume } }));
+  if (!volume) return false;
+  const ctx = audio();
+  if (!ctx) return false;
+  const peak = (volume / 100) * PEAK_GAIN;
+  const start = ctx.currentTime + 0.01;
+  for (const [frequency, at, length] of tones) {
+    const tone = ctx.createOscillator();
+    tone.type = "triangle";
+    tone.frequency.value = frequency;
+    const gain = ctx.createGain();
+    gain.gain.setValueAtTime(0.0001, start + at);
+    gain.gain.exponentialRampToValueAtTime(peak, start + at + 0.012);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + at + length);
+    tone.connect(gain).connect(ctx.destination);
+    tone.start(start + at);
+    tone.stop(start + at + length + 0.02);
+  }
+  return true;
+}
+
+// Browsers start audio only after a gesture on the page: the first one wakes it.
+if (typeof document !== "undefined" && document.addEventListener) {
+  const wake = () => { if (soundVolume()) audio(); };
+  document.addEventListener("pointerdown", wake, { once: true });
+  document.addEventListener("keydown", wake, { once: true });
+}
