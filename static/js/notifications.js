@@ -4,6 +4,7 @@
 // (`notifications` on connect, `notification` for each new one); the words come from the
 // page's `notifications-config` (the script holds no text of its own).
 import { el, fill } from "./dom.js";
+import { playSound } from "./sound.js";
 
 /** The items after `item` arrived: it replaces one of its id, else goes first. */
 export function withItem(items, item) {
@@ -51,7 +52,10 @@ export class NotificationCenter {
       this.items = withItem(this.items, message.item);
       this.showUnread(message.unread);
       this.drawList();
-      if (message.item.alert && !message.item.read) this.showAlert(message.item);
+      if (message.item.alert && !message.item.read) {
+        this.showAlert(message.item);
+        playSound("challenge");
+      }
     }
   }
 

@@ -48,6 +48,8 @@ def test_a_challenge_reaches_the_profile_page_with_accept_and_the_badge_follows_
     for page in (boris, other_tab):
         listening(page)
         assert page.get_by_test_id("notify-badge").is_hidden()
+    boris.evaluate("""() => { window.heard = [];
+      document.addEventListener("yourtrumps:sound", (e) => window.heard.push(e.detail.name)); }""")
 
     anna.goto("/challenge/new/")
     anna.get_by_label("Opponent").fill("boris")
@@ -57,6 +59,7 @@ def test_a_challenge_reaches_the_profile_page_with_accept_and_the_badge_follows_
     alert = boris.get_by_test_id("notify-alert")
     alert.wait_for()
     assert "anna" in alert.inner_text()
+    assert boris.evaluate("() => window.heard") == ["challenge"]  # and it was heard
     for page in (boris, other_tab):
         badge = page.get_by_test_id("notify-badge")
         badge.wait_for()
