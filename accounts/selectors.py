@@ -92,12 +92,23 @@ def _table_summary(row: PlayerRating | None) -> RatingSummary:
     )
 
 
-def _finished_seats(user: User):  # type: ignore[no-untyped-def]
-    return Seat.objects.filter(
+def _finished_seats(user: User, mode: str | None = None):  # type: ignore[no-untyped-def]
+    """The user's finished games; of one rating's kind with `mode` (duels, or tables of 3-4:
+    `RatingMode.DUEL` or `TABLE`, rated or not)."""
+    seats = Seat.objects.filter(
         user=user,
         match__status=Status.FINISHED,
         result__in=[SeatResult.WIN, SeatResult.LOSS, SeatResult.DRAW],
     )
+    return _of_mode(seats, mode)
+
+
+def _of_mode(seats, mode: str | None):  # type: ignore[no-untyped-def]
+    if mode == RatingMode.DUEL:
+        return seats.filter(match__n_players=2)
+    if mode == RatingMode.TABLE:
+        return seats.filter(match__n_players__gte=3)
+    return seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,15 +121,16 @@ class Record:
     best_win_streak: int
 
 
-def profile_record(*, user: User) -> Record:
-    """Games played, won, drawn and lost (finished games only), and the win streaks."""
-    counts = _finished_seats(user).aggregate(
+def profile_record(*, user: User, mode: str | None = None) -> Record:
+    """Games played, won, drawn and lost (finished games only), and the win streaks; only
+    duels or only tables with `mode`. At a table a win is any place but the last."""
+    counts = _finished_seats(user, mode).aggregate(
         played=Count("pk"),
         won=Count("pk", filter=Q(result=SeatResult.WIN)),
         drawn=Count("pk", filter=Q(result=SeatResult.DRAW)),
         lost=Count("pk", filter=Q(result=SeatResult.LOSS)),
     )
-    results = _finished_seats(user).order_by("match__finished_at", "match_id").values_list(
+    results = _finished_seats(user, mode).order_by("match__finished_at", "match_id").values_list(
         "result", flat=True
     )
     best = run = 0
@@ -146,11 +158,17 @@ def player_history_url(*, user: User) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Opponent:
+    name: str
+    url: str | None  # the profile of a person; None for the AI or a deleted account
+
+
+@dataclass(frozen=True, slots=True)
 class RecentGame:
     match_id: int
     url: str | None
     finished_at: datetime | None
-    opponents: list[str]
+    opponents: list[Opponent]
     result: str  # a SeatResult value
     rated: bool
     rating_after: int | None
@@ -182,7 +200,12 @@ def profile_recent_games(*, user: User, limit: int = RECENT_GAMES) -> list[Recen
                 match_id=match.pk,
                 url=match_url(match.pk),
                 finished_at=match.finished_at,
-                opponents=[other.display_name for other in others.get(match.pk, [])],
+                opponents=[
+                    Opponent(other.display_name,
+                             reverse("profile", args=[other.user.username])
+                             if other.user_id is not None and other.ai_level is None else None)
+                    for other in others.get(match.pk, [])
+                ],
                 result=seat.result,
                 rated=match.rated,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
@@ -201,18 +224,38 @@ class RatingPoint:
 
 
 def profile_rating_history(
-    *, user: User, limit: int = RATING_HISTORY_POINTS
+    *, user: User, mode: str = RatingMode.DUEL, limit: int = RATING_HISTORY_POINTS
 ) -> list[RatingPoint]:
-    """The rating after each rated game, oldest first (the latest `limit` games)."""
+    """The rating of `mode` after each rated game of its kind, oldest first (the latest
+    `limit` games)."""
     rows = list(
-        Seat.objects.filter(
+        _of_mode(Seat.objects.filter(
             user=user,
             match__rated=True,
             match__finished_at__isnull=False,
             rating_after__isnull=False,
-        )
+        ), mode)
         .order_by("-match__finished_at", "-match_id")
         .values_list("match__finished_at", "rating_after")[:limit]
     )
     rows.reverse()
     return [RatingPoint(at=at, rating=rating) for at, rating in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    match_id: int
+    url: str
+    n_players: int
+
+
+def profile_live_games(*, user: User) -> list[LiveGame]:
+    """The public games the user is playing now, to watch (the match page shows a
+    spectator only what every player knows)."""
+    matches = (
+        Match.objects.filter(seats__user=user, public=True,
+                             status__in=[Status.TRUMPS, Status.PLAYING])
+        .order_by("-created_at").values_list("pk", "n_players")[:5]
+    )
+    return [LiveGame(match_id=pk, url=reverse("games:match", args=[pk]), n_players=n)
+            for pk, n in matches]

@@ -31,7 +31,7 @@ from accounts.forms import (
     SignupForm,
     add_service_errors,
 )
-from accounts.models import User
+from accounts.models import RatingMode, User
 from accounts.services import (
     user_create,
     user_delete,
@@ -114,6 +114,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if user.username != username:
         return redirect("profile", username=user.username, permanent=True)
     history = selectors.profile_rating_history(user=user)
+    table_history = selectors.profile_rating_history(user=user, mode=RatingMode.TABLE)
+    table_record = selectors.profile_record(user=user, mode=RatingMode.TABLE)
     context = {
         "profile_user": user,
         "is_own": request.user.is_authenticated and request.user.pk == user.pk,
@@ -121,6 +123,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "record": selectors.profile_record(user=user),
         "recent_games": selectors.profile_recent_games(user=user),
         "chart": rating_chart([(point.at, point.rating) for point in history]),
+        # Tables of 3-4 have a rating of their own: shown beside the duel's once played.
+        "table_rating": selectors.rating_get(user=user, mode=RatingMode.TABLE)
+        if table_record.played else None,
+        "table_record": table_record,
+        "table_chart": rating_chart([(point.at, point.rating) for point in table_history]),
+        "live_games": selectors.profile_live_games(user=user),
         "all_games_url": selectors.player_history_url(user=user),
     }
     return render(request, "accounts/profile.html", context)

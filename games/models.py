@@ -2,10 +2,13 @@
 
 Each part of the app keeps its models in its own package: live play (`games.play.models`:
 matches, seats, moves) and matchmaking (`games.matchmaking.models`: pools, seeks,
-challenges, tables). They all belong to the app `games` and share its migrations.
+challenges, tables) and puzzles (`games.puzzles.models`). They all belong to the app `games`
+and share its migrations.
 """
 
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
-from games.play.models import Match, Move, Seat
+from games.play.models import Match, Move, Seat, Vacation
+from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleScan
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Seat", "Seek", "Table", "TableSeat"]
+__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Puzzle", "PuzzleAttempt",
+           "PuzzleScan", "Seat", "Seek", "Table", "TableSeat", "Vacation"]

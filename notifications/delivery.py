@@ -2,8 +2,8 @@
 `notify.email` and `notify.push` (`notifications.tasks`), each in the player's saved language.
 
 E-mail: at most one per game (or challenge) and player per `NOTIFICATIONS_EMAIL_GAP_SECONDS`,
-with a link that unsubscribes from that kind without logging in (a signed token) and the
-one-click headers of RFC 8058. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
+with a link that unsubscribes from that kind without logging in (a signed token), also in
+the `List-Unsubscribe` header. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
 encrypted for the browser (aes128gcm, RFC 8291), through pywebpush; a subscription the push
 service says is gone (404, 410) is removed.
 """
@@ -82,7 +82,7 @@ def notification_email_send(*, notification_id: int, now: datetime | None = None
     it yet and got no mail of that game in the last gap. True if a mail went out.
 
     The player's row is locked while deciding, so two workers (a task delivered twice, two
-    moments of one game at once) never both mail."""
+    moments of one game at once) never both mail; the mail goes once the decision commits."""
     now = now or timezone.now()
     with transaction.atomic():
         head = Notification.objects.filter(pk=notification_id).values("user_id").first()
@@ -98,7 +98,9 @@ def notification_email_send(*, notification_id: int, now: datetime | None = None
         if _recently_emailed(notification, now):
             return False
         Notification.objects.filter(pk=notification.pk).update(emailed_at=now)
-        _email(user, notification)
+        # Sent once the mark is committed: a task delivered again finds it marked, so a mail
+        # goes out at most once (a worker lost between the two loses that one mail).
+        transaction.on_commit(lambda: _email(user, notification))
     return True
 
 
@@ -120,8 +122,9 @@ def _email(user: User, notification: Notification) -> None:
     message = EmailMessage(
         subject=subject[:180], body=body, to=[user.email],
         headers={
+            # No List-Unsubscribe-Post (RFC 8058): its POST carries no CSRF token, and no view
+            # of the site is exempt; a mail client that opens this link unsubscribes as well.
             "List-Unsubscribe": f"<{unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
         },
     )

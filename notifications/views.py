@@ -13,7 +13,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
@@ -132,13 +131,11 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"ok": True, "removed": removed})
 
 
-# The token is the authority, not a session: a mail client's one-click POST (RFC 8058) carries
-# no CSRF token, and the worst a forged POST can do is stop someone's e-mail.
-@csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """The link of every notification e-mail: one click stops e-mail of that kind, no log-in
-    needed. The page offers to undo it, or to stop every kind."""
+    """The link of every notification e-mail: one click (a GET: the token, not a session, is
+    the authority) stops e-mail of that kind, no log-in needed. The page offers to undo it, or
+    to stop every kind (forms with the CSRF token, like every form of the site)."""
     found = delivery.unsubscribe_token_read(token)
     user = User.objects.filter(pk=found[0], is_active=True).first() if found else None
     kind = found[1] if found else ""

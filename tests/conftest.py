@@ -12,6 +12,7 @@ import redis
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from tests.support.mail import WorkerOutbox
 from tests.support.processes import (
     ManagedProcess,
     database_url,
@@ -89,11 +90,24 @@ def start_asgi_server(
 
 
 @pytest.fixture(scope="session")
-def celery_worker(server_env: dict[str, str], process_logs: Path) -> Iterator[ManagedProcess]:
-    """A real Celery worker on the tests' Redis and database, ready when the fixture returns."""
+def worker_mail_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("worker-mail")
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    server_env: dict[str, str], process_logs: Path, worker_mail_dir: Path
+) -> Iterator[ManagedProcess]:
+    """A real Celery worker on the tests' Redis and database, ready when the fixture returns.
+    The mail it sends goes to files (`worker_outbox` reads them): a test's own process cannot
+    see the locmem outbox of another process."""
     from yourtrumps_site.celery import app
 
-    worker = start_celery_worker(server_env, process_logs)
+    worker = start_celery_worker(
+        {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+         "EMAIL_FILE_PATH": str(worker_mail_dir)},
+        process_logs,
+    )
     for _attempt in range(60):
         if not worker.alive:
             raise RuntimeError(f"the Celery worker exited:\n{worker.log_tail()}")
@@ -103,6 +117,11 @@ def celery_worker(server_env: dict[str, str], process_logs: Path) -> Iterator[Ma
         raise RuntimeError(f"the Celery worker never answered:\n{worker.log_tail()}")
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def worker_outbox(celery_worker: ManagedProcess, worker_mail_dir: Path) -> WorkerOutbox:
+    return WorkerOutbox(worker_mail_dir)
 
 
 def chromium_executable() -> str:

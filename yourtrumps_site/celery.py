@@ -16,9 +16,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 
 app = Celery("yourtrumps")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# The apps' `tasks` modules, and those of the games app's parts (play, replays).
+# The apps' `tasks` modules, and those of the games app's parts (play, puzzles, replays).
 app.autodiscover_tasks()
-app.autodiscover_tasks(["games.play", "games.replays"])
+app.autodiscover_tasks(["games.play", "games.puzzles", "games.replays"])
 
 
 def task_send(name: str, *args: Any) -> None:

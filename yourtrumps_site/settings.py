@@ -239,14 +239,38 @@ GAMES_TABLE_ABSENCE_SECONDS = 30
 GAMES_TABLE_MOVE_LIMIT_SECONDS = 120
 # How long the AI may take to answer before its task is sent again.
 GAMES_AI_STALL_SECONDS = 20
+# An untimed game against the AI that the person leaves unplayed on their turn this long is
+# lost by abandonment (by the deadline watch): it would otherwise bar quick pairing forever.
+GAMES_AI_GAME_SILENCE_SECONDS = env.int("GAMES_AI_GAME_SILENCE_SECONDS", default=24 * 3600)
+# The watch page of live games reloads itself this often; the TV, once its game has ended,
+# moves on to the next top game after this pause (the end stays in view meanwhile).
+GAMES_WATCH_REFRESH_SECONDS = 15
+GAMES_TV_NEXT_SECONDS = 5
 # How often the deadline watch looks for flags, trump timeouts and late AI moves.
 GAMES_DEADLINE_WATCH_SECONDS = 0.25
+# An untimed correspondence game may be claimed after this many days of silence on a turn.
+GAMES_CORRESPONDENCE_CLAIM_DAYS = 14
+# Days of vacation (every correspondence clock of the player stands still) per 365 days.
+GAMES_VACATION_DAYS_PER_YEAR = 14
+# The "your turn" list: the running correspondence games it orders (the most recent), the
+# games on one of its pages, and on the home page.
+GAMES_YOUR_TURN_LIMIT = 1000
+GAMES_YOUR_TURN_PER_PAGE = 30
+GAMES_YOUR_TURN_ON_HOME = 5
+# Puzzles: the proof budget of one move, in search nodes (never seconds: the same game gives
+# the same puzzles on any machine), and how many finished duels one `puzzles generate` scans.
+PUZZLES_PROOF_NODES = 20_000
+PUZZLES_SCAN_BATCH = 500
+# Of a finished site game only the last positions are examined: a full deal's proven wins
+# are near its end, and the proofs of the rest would cost a worker minutes for nothing.
+PUZZLES_GAME_LAST_POSITIONS = 40
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.
 MATCHMAKING_ALIVE_SECONDS = 15.0
-# How long a challenge to a player stays open.
+# How long a challenge to a player stays open (a correspondence challenge: days).
 MATCHMAKING_CHALLENGE_MINUTES = 10.0
+MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS = 7.0
 # How long a player waits in a table's quick-pairing pool before being offered the AI in
 # the other seats.
 MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0

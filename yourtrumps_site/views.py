@@ -1,14 +1,22 @@
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games.play.your_turn import correspondence_games
 from yourtrumps_site.health import run_checks
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The front page; a signed-in player's correspondence games come first, the ones
+    waiting for their move at the top."""
+    games = (correspondence_games(user_id=request.user.pk,
+                                  per_page=settings.GAMES_YOUR_TURN_ON_HOME).games
+             if request.user.is_authenticated else [])
+    return render(request, "home.html", {"corr_games": games, "now": timezone.now()})
 
 
 @never_cache

@@ -6,7 +6,7 @@ Locking, so that a player never lands in two matches and nothing deadlocks: ever
 player's matchmaking state first locks that player's user row; several users are locked in
 the order of their ids; a pool's or a table's row is only ever locked before users' rows, and
 never a pool and a table in one transaction. A match is started only with its people locked
-and none of them in a live game.
+and none of them in a live game (unless the new one is a correspondence game).
 
 After commit, the people of a new match are told on their user group (`user-<id>`), and the
 lobby group (`lobby`) is told when the lists of seeks or tables changed, and sent the new
@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -63,17 +64,29 @@ def lock_users(user_ids: Sequence[int]) -> dict[int, User]:
     return {user.pk: user for user in users}
 
 
-def in_live_game(user_id: int) -> bool:
+def live_game_of(user_id: int) -> int | None:
+    """The id of a live game the user is playing, if any (correspondence games do not count)."""
     return Seat.objects.filter(
-        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING]
-    ).exists()
+        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING],
+        match__correspondence=False,
+    ).order_by("-match_id").values_list("match_id", flat=True).first()
 
 
-def check_free(user: User, *, own: bool = True) -> None:
-    if in_live_game(user.pk):
+def in_live_game(user_id: int) -> bool:
+    return live_game_of(user_id) is not None
+
+
+def check_free(user: User, *, own: bool = True, control: TimeControl | None = None) -> None:
+    """A live game may start only for a player in no other live game (`control`: the new
+    game's; a correspondence game may always start)."""
+    if control is not None and control.correspondence:
+        return
+    live = live_game_of(user.pk)
+    if live is not None:
         if own:
             raise MatchmakingError(
-                errors.IN_GAME, _("You are playing a game: finish it first.")
+                errors.IN_GAME, _("You are playing a game: finish it first."),
+                url=reverse("games:match", args=[live]),
             )
         raise MatchmakingError(
             errors.OPPONENT_IN_GAME,
@@ -98,6 +111,10 @@ def start_match(
     match = match_create(players=players, rated=rated, time_control=time_control, now=now)
     users = [player.user for player in players if player.user is not None]
     ids = [user.pk for user in users]
+    if time_control.correspondence:
+        # Played beside the others: the players' pool entries, seeks and tables stand.
+        transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))
+        return match
     PoolEntry.objects.filter(user__in=users).delete()
     had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
     transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))

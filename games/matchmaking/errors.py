@@ -7,6 +7,7 @@ from typing import Final
 IN_GAME: Final = "in_game"
 OPPONENT_IN_GAME: Final = "opponent_in_game"
 UNKNOWN_TIME_CONTROL: Final = "unknown_time_control"
+UNRATED_CONTROL: Final = "unrated_control"
 RATE_LIMITED: Final = "rate_limited"
 GONE: Final = "gone"
 OWN: Final = "own"
@@ -25,9 +26,11 @@ NOT_WAITING: Final = "not_waiting"
 
 
 class MatchmakingError(Exception):
-    """A refused matchmaking action; nothing was changed. `message` is translated."""
+    """A refused matchmaking action; nothing was changed. `message` is translated; `url`, when
+    given, is the page that resolves it (the game to finish first)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, url: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.url = url

@@ -20,7 +20,8 @@ class ChallengeForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.fields["time_control"].choices = time_control_choices(untimed=False)
+        self.fields["time_control"].choices = time_control_choices(
+            untimed=False, correspondence=True, untimed_correspondence=True)
 
 
 class ChallengeTargetForm(forms.Form):

@@ -58,6 +58,8 @@ class Seek(models.Model):
     )
     clock_initial = models.PositiveIntegerField(_("initial time (s)"))
     clock_increment = models.PositiveIntegerField(_("increment (s)"))
+    # Days per move (`clock_initial`) rather than a live clock.
+    correspondence = models.BooleanField(_("correspondence"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
     created_at = models.DateTimeField(_("created"))
     alive_until = models.DateTimeField(_("alive until"))
@@ -90,8 +92,10 @@ class Challenge(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("challenged"), null=True, blank=True,
         on_delete=models.CASCADE, related_name="challenges_received",
     )
-    clock_initial = models.PositiveIntegerField(_("initial time (s)"))
+    # None: an untimed correspondence game (the only untimed game a challenge offers).
+    clock_initial = models.PositiveIntegerField(_("initial time (s)"), null=True, blank=True)
     clock_increment = models.PositiveIntegerField(_("increment (s)"))
+    correspondence = models.BooleanField(_("correspondence"), default=False)
     rated = models.BooleanField(_("rated"), default=False)
     status = models.CharField(_("status"), max_length=10, choices=ChallengeStatus.choices,
                               default=ChallengeStatus.PENDING)
@@ -130,6 +134,8 @@ class Table(models.Model):
     # No initial time: untimed.
     clock_initial = models.PositiveIntegerField(_("initial time (s)"), null=True, blank=True)
     clock_increment = models.PositiveIntegerField(_("increment (s)"), default=0)
+    # Days per move (`clock_initial`; none: no clock) rather than a live clock.
+    correspondence = models.BooleanField(_("correspondence"), default=False)
     rated = models.BooleanField(_("rated"), default=False)
     public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"))

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.matchmaking import errors
 from games.matchmaking.errors import MatchmakingError
-from games.play.time_control import LIVE, TimeControl, offered_live
+from games.play.time_control import LIVE, TimeControl, offered, offered_live
 
 TABLE_POOL_SIZES = (4, 3)
 """The sizes of table that quick pairing offers, in the order the lobby shows them."""
@@ -39,6 +39,16 @@ def live_time_control(key: str) -> TimeControl:
     """The offered live time control of a key: the quick-pairing pools, seeks, challenges
     and tables all use the same set (`games.play.time_control.LIVE`)."""
     control = offered_live(key)
+    if control is None:
+        raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
+    return control
+
+
+def offered_time_control(key: str, *, untimed_correspondence: bool = False) -> TimeControl:
+    """The offered time control of a seek or a challenge: a live one or days per move
+    (`games.play.time_control.CORRESPONDENCE`), and for a challenge (`untimed_correspondence`)
+    the correspondence game without a clock too."""
+    control = offered(key, untimed_correspondence=untimed_correspondence)
     if control is None:
         raise MatchmakingError(errors.UNKNOWN_TIME_CONTROL, _("There is no such time control."))
     return control

@@ -88,6 +88,7 @@ class PoolCount(_Message):
 class SeekRow(_Message):
     id: int
     player: str
+    player_url: str  # the player's profile
     player_id: int
     rating: int
     provisional: bool

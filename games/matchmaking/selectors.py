@@ -63,6 +63,7 @@ def lobby_seeks(*, now: datetime | None = None) -> list[dict[str, Any]]:
         {
             "id": seek.pk,
             "player": seek.creator.username,
+            "player_url": reverse("profile", args=[seek.creator.username]),
             "player_id": seek.creator_id,
             "rating": summaries[seek.creator_id].rating,
             "provisional": summaries[seek.creator_id].provisional,
@@ -113,7 +114,8 @@ def fresh_match_id(*, user: User, now: datetime | None = None) -> int | None:
 
 def live_match_id(*, user: User) -> int | None:
     return (
-        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING])
+        Seat.objects.filter(user=user, match__status__in=[Status.TRUMPS, Status.PLAYING],
+                            match__correspondence=False)
         .order_by("-match_id")
         .values_list("match_id", flat=True)
         .first()
@@ -256,8 +258,14 @@ def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
     established: list[LeaderboardRow] = []
     provisional: list[LeaderboardRow] = []
     for row in rows.iterator(chunk_size=200):
-        standing = ratings.Standing(row.rating, row.deviation, row.volatility, row.last_rated_at)
-        deviation = ratings.current_deviation(standing, now=now)
+        if mode == RatingMode.TABLE:
+            # The table rating's sigma does not grow with idle time (accounts.table_ratings):
+            # its provisional threshold is the duel's, in the same points.
+            deviation = row.deviation
+        else:
+            standing = ratings.Standing(row.rating, row.deviation, row.volatility,
+                                        row.last_rated_at)
+            deviation = ratings.current_deviation(standing, now=now)
         if ratings.is_provisional(deviation):
             if len(provisional) < limit:
                 provisional.append(LeaderboardRow(None, row.user.username, round(row.rating),

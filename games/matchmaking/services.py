@@ -7,7 +7,9 @@ run a wave of the same pool at once. A wave runs at once when someone joins, and
 whenever a waiting player's lobby socket asks, at most once per `MATCHMAKING_WAVE_SECONDS`: no beat
 process is needed, and a wave asked for twice does nothing the second time.
 
-Seeks and challenges start a match when accepted. Tables for 3-4 are in `tables`; what the
+Seeks and challenges start a match when accepted. A correspondence game (days per move, or
+no clock between friends) is played beside any others: a player may have many at once, and
+neither they nor a live game stop one from starting. Tables for 3-4 are in `tables`; what the
 services share (locking, starting a match, telling the sockets) is in `core`, whose note on
 locking every service follows: a pool's row before users' rows, users in the order of their
 ids, and a match started only with its people locked and none of them in a live game.
@@ -42,7 +44,7 @@ from games.matchmaking.core import (
 )
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Challenge, ChallengeStatus, Pool, PoolEntry, Seek
-from games.matchmaking.pools import live_time_control as _time_control
+from games.matchmaking.pools import offered_time_control as _time_control
 from games.matchmaking.pools import pool_spec
 from games.play.models import Match
 from games.play.services import Player
@@ -233,7 +235,7 @@ def seek_create(
     rate_limit("seek_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
-        check_free(locked)
+        check_free(locked, control=control)
         if Seek.objects.filter(creator=locked, alive_until__gt=now).count() >= MAX_OPEN_SEEKS:
             raise MatchmakingError(
                 errors.TOO_MANY_SEEKS,
@@ -245,7 +247,7 @@ def seek_create(
             )
         seek = Seek.objects.create(
             creator=locked, clock_initial=control.initial, clock_increment=control.increment,
-            rated=rated,
+            correspondence=control.correspondence, rated=rated,
             created_at=now, alive_until=now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS),
             channel_name=channel_name,
         )
@@ -278,11 +280,16 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
         if seek is None or seek.creator_id not in users:
             raise _seek_gone()
-        check_free(users[user.pk])
-        check_free(users[seek.creator_id], own=False)
+        control = TimeControl.of(seek)
+        check_free(users[user.pk], control=control)
+        check_free(users[seek.creator_id], own=False, control=control)
+        if control.correspondence:
+            # A correspondence seek is taken once; a live one goes with its creator's others.
+            seek.delete()
+            transaction.on_commit(lobby_changed)
         return _start_match(
             users=[users[seek.creator_id], users[user.pk]],
-            time_control=TimeControl.of(seek), rated=seek.rated, now=now,
+            time_control=control, rated=seek.rated, now=now,
         )
 
 
@@ -297,9 +304,14 @@ def challenge_create(
     rated: bool,
     now: datetime | None = None,
 ) -> Challenge:
-    """Challenge one user, or (`challenged` None) make a link anyone logged in may accept."""
+    """Challenge one user, or (`challenged` None) make a link anyone logged in may accept.
+    A correspondence challenge stands for days (`MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS`);
+    the untimed correspondence game is casual."""
     now = now or timezone.now()
-    control = _time_control(time_control)
+    control = _time_control(time_control, untimed_correspondence=True)
+    if rated and not control.timed:
+        raise MatchmakingError(errors.UNRATED_CONTROL,
+                               _("A game without a clock cannot be rated."))
     if challenged is not None and challenged.pk == challenger.pk:
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
@@ -308,9 +320,13 @@ def challenge_create(
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
-            clock_initial=control.initial, clock_increment=control.increment, rated=rated,
+            clock_initial=control.initial, clock_increment=control.increment,
+            correspondence=control.correspondence, rated=rated,
             created_at=now,
-            expires_at=now + timedelta(minutes=settings.MATCHMAKING_CHALLENGE_MINUTES),
+            expires_at=now + (
+                timedelta(days=settings.MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS)
+                if control.correspondence
+                else timedelta(minutes=settings.MATCHMAKING_CHALLENGE_MINUTES)),
         )
         if challenged is not None:
             challenged_id = challenged.pk
@@ -340,11 +356,12 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
     with transaction.atomic():
         users = lock_users([challenge.challenger_id, user.pk])
         challenge = _challenge_open(token, now, lock=True)
-        check_free(users[user.pk])
-        check_free(users[challenge.challenger_id], own=False)
+        control = TimeControl.of(challenge)
+        check_free(users[user.pk], control=control)
+        check_free(users[challenge.challenger_id], own=False, control=control)
         match = _start_match(
             users=[users[challenge.challenger_id], users[user.pk]],
-            time_control=TimeControl.of(challenge),
+            time_control=control,
             rated=challenge.rated, now=now,
         )
         challenge.status = ChallengeStatus.ACCEPTED

@@ -9,11 +9,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import ratings
+from accounts.models import RatingMode
 from accounts.selectors import user_get_by_username
 from games.matchmaking import selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
@@ -27,6 +29,15 @@ from games.matchmaking.pools import TABLE_POOL_SIZES, pool_key
 from games.play.forms import ai_levels, time_control_choices
 from games.play.time_control import LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
+
+
+def refusal(error: MatchmakingError) -> str:
+    """A refusal as the page says it: its message, and a link to the page that resolves it
+    (the game to finish first) when there is one."""
+    if error.url is None:
+        return error.message
+    return format_html('{} <a href="{}" data-testid="refusal-link">{}</a>', error.message,
+                       error.url, _("Go to that game"))
 
 
 def lobby_labels() -> dict[str, Any]:
@@ -89,6 +100,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 for n in TABLE_POOL_SIZES
             ],
             "time_controls": time_control_choices(untimed=True),
+            "seek_choices": time_control_choices(untimed=False, correspondence=True),
             "levels": ai_levels(),
             "lobby_config": lobby_config(request),
         },
@@ -104,7 +116,7 @@ def pool_join(request: HttpRequest) -> HttpResponse:
     try:
         matches = services.pool_join(user=request.user, pool=pool)  # type: ignore[arg-type]
     except MatchmakingError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("matchmaking:lobby")
     own = selectors.fresh_match_id(user=request.user) if matches else None  # type: ignore[arg-type]
     if own is not None:
@@ -132,7 +144,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                     rated=form.cleaned_data["rated"],
                 )
             except MatchmakingError as error:
-                form.add_error(None, error.message)
+                form.add_error(None, refusal(error))
             else:
                 return redirect("matchmaking:challenge", token=challenge.token)
     return render(request, "games/challenge_new.html", {"form": form})
@@ -169,7 +181,7 @@ def challenge_accept(request: HttpRequest, token: str) -> HttpResponse:
     try:
         match = services.challenge_accept(user=request.user, token=token)  # type: ignore[arg-type]
     except MatchmakingError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("matchmaking:challenge", token=token)
     return redirect(selectors.match_page_url(match_id=match.pk))
 
@@ -180,7 +192,7 @@ def challenge_decline(request: HttpRequest, token: str) -> HttpResponse:
     try:
         challenge = services.challenge_decline(user=request.user, token=token)  # type: ignore[arg-type]
     except MatchmakingError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("matchmaking:challenge", token=token)
     if challenge.challenger_id == request.user.pk:
         messages.info(request, _("Challenge cancelled."))
@@ -215,7 +227,7 @@ def table_join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         match = tables.table_join(user=request.user, token=token, seat=seat)  # type: ignore[arg-type]
     except MatchmakingError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal(error))
         return redirect("matchmaking:table", token=token)
     if match is not None:
         return redirect(selectors.match_page_url(match_id=match.pk))
@@ -224,9 +236,14 @@ def table_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The leaderboard of the duel (the default tab) or of tables of 3-4 (`?mode=table`);
+    any other mode is the duel's tab."""
+    mode = RatingMode.TABLE if request.GET.get("mode") == RatingMode.TABLE else RatingMode.DUEL
     fewest, most = ratings.ESTABLISHED_AFTER_GAMES
     return render(request, "games/leaderboard.html", {
-        "board": selectors.leaderboard(),
+        "board": selectors.leaderboard(mode=mode),
+        "mode": mode,
+        "tabs": [(RatingMode.DUEL, _("Duels")), (RatingMode.TABLE, _("Tables of 3-4"))],
         "threshold": round(ratings.PROVISIONAL_DEVIATION),
         "fewest_games": fewest,
         "most_games": most,

@@ -36,6 +36,15 @@ class MatchFacts(Protocol):
     def created_at(self) -> datetime: ...
     @property
     def is_over(self) -> bool: ...
+    @property
+    def correspondence(self) -> bool: ...
+
+
+class ReminderFacts(MatchFacts, Protocol):
+    """A match row, as `due_at` reads it: the turn whose reminder has been sent."""
+
+    @property
+    def reminded_turn_at(self) -> datetime | None: ...
 
 
 class SeatFacts(Protocol):
@@ -66,18 +75,32 @@ def elapsed_ms(match: MatchFacts, now: datetime) -> int:
 
 
 def remaining_ms(match: MatchFacts, seat: SeatFacts, now: datetime) -> int | None:
-    """A seat's time left now: it runs only for the seat to move while the game is played."""
+    """A seat's time left now: it runs only for the seat to move while the game is played
+    (and, in a correspondence game, for the seat choosing its trump)."""
     if seat.clock_ms is None:
         return None
-    if match.status == Status.PLAYING and match.to_move == seat.index:
+    if match.to_move == seat.index and clock_running(match):
         return seat.clock_ms - elapsed_ms(match, now)
     return seat.clock_ms
+
+
+def clock_running(match: MatchFacts) -> bool:
+    """Whether the clock of the seat to act runs: while the game is played, and in a
+    correspondence game while trumps are chosen too."""
+    return match.status == Status.PLAYING or (
+        match.correspondence and match.status == Status.TRUMPS)
 
 
 def flag_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
     """The instant the mover's clock reaches zero, if it is running."""
     if match.status != Status.PLAYING or match.to_move is None or match.turn_started_at is None:
         return None
+    return _clock_out_at(match, seats)
+
+
+def _clock_out_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    assert match.to_move is not None
+    assert match.turn_started_at is not None
     clock = seats[match.to_move].clock_ms
     if clock is None:
         return None
@@ -96,11 +119,35 @@ def mover_out_of_time(match: MatchFacts, seats: Sequence[SeatFacts], now: dateti
 # --- deadlines -------------------------------------------------------------------------------
 
 
-def trump_timeout_at(match: MatchFacts) -> datetime | None:
-    """When the trump chooser's time runs out, while trumps are being chosen."""
+def trump_timeout_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """When the trump chooser's time runs out, while trumps are being chosen: a live game's
+    few seconds, a correspondence game's time per move (none if it has no clock)."""
     if match.status != Status.TRUMPS or match.turn_started_at is None:
         return None
+    if match.correspondence:
+        return None if match.to_move is None else _clock_out_at(match, seats)
     return match.turn_started_at + timedelta(seconds=settings.GAMES_TRUMP_CHOICE_SECONDS)
+
+
+def reminder_at(match: MatchFacts, seats: Sequence[SeatFacts], *, per_move_ms: int | None
+                ) -> datetime | None:
+    """When a quarter of the time per move (`per_move_ms`) is left to act in a timed
+    correspondence game, choosing a trump or moving."""
+    if not match.correspondence or per_move_ms is None or match.to_move is None:
+        return None
+    if match.turn_started_at is None or match.status not in (Status.TRUMPS, Status.PLAYING):
+        return None
+    out = _clock_out_at(match, seats)
+    return None if out is None else out - timedelta(milliseconds=per_move_ms // 4)
+
+
+def silence_claim_at(match: MatchFacts) -> datetime | None:
+    """When the other player may claim an untimed correspondence game the mover has left
+    unanswered (`GAMES_CORRESPONDENCE_CLAIM_DAYS` after their turn began; while trumps are
+    chosen the game may be aborted instead)."""
+    if match.status != Status.PLAYING or match.turn_started_at is None:
+        return None
+    return match.turn_started_at + timedelta(days=settings.GAMES_CORRESPONDENCE_CLAIM_DAYS)
 
 
 def ai_late_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
@@ -112,17 +159,37 @@ def ai_late_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None
     return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
 
 
-def due_at(match: MatchFacts, seats: Sequence[SeatFacts], *, now: datetime | None = None
-           ) -> datetime | None:
-    """The next instant the clock acts on the match if nobody does: the trump chooser's
-    timeout, the mover's flag, or the moment the AI to move counts as late (its task is then
-    sent again; once that moment has passed, `now` + the stall time)."""
-    if (timeout := trump_timeout_at(match)) is not None:
-        return timeout
+def silence_end_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | None:
+    """In an untimed game of one person against the AI, on the person's turn: when the
+    person, silent that long (`GAMES_AI_GAME_SILENCE_SECONDS`), loses it by abandonment. A
+    game with a clock ends by its flag, a game of people by a claim."""
+    if (match.correspondence or match.status != Status.PLAYING or match.to_move is None
+            or match.turn_started_at is None):
+        return None
+    mover = seats[match.to_move]
+    if mover.is_ai or mover.clock_ms is not None:
+        return None
+    if not all(seat.is_ai for seat in seats if seat.index != mover.index):
+        return None
+    return match.turn_started_at + timedelta(seconds=settings.GAMES_AI_GAME_SILENCE_SECONDS)
+
+
+def due_at(match: ReminderFacts, seats: Sequence[SeatFacts], *, now: datetime | None = None,
+           per_move_ms: int | None = None) -> datetime | None:
+    """The next instant the clock acts on the match if nobody does: the reminder of a
+    correspondence game's turn (`per_move_ms`: its time per move) until it is sent, the trump
+    chooser's timeout, the mover's flag, the moment the AI to move counts as late (its task is
+    then sent again; once that moment has passed, `now` + the stall time), a takeover of a
+    seat at a table, or the end of a silent untimed game against the AI."""
+    remind = (reminder_at(match, seats, per_move_ms=per_move_ms)
+              if match.reminded_turn_at != match.turn_started_at else None)
+    if (timeout := trump_timeout_at(match, seats)) is not None:
+        return timeout if remind is None else min(remind, timeout)
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late, takeover_at(match, seats))
+    return min((t for t in (flag_at(match, seats), late, remind, takeover_at(match, seats),
+                            silence_end_at(match, seats))
                 if t is not None), default=None)
 
 
@@ -180,7 +247,12 @@ def claim_available_at(match: MatchFacts, seats: Sequence[SeatFacts], now: datet
     the mover is a person with no open game socket, gone a while during their own turn. One
     who has not moved yet (not in `movers`, the seats that have moved) is not claimed
     against: the game may be aborted instead. At a table of 3-4 nobody claims: the AI takes
-    the seat over (`takeover_at`)."""
+    the seat over (`takeover_at`). A correspondence game is never claimed for absence: a
+    timed one ends by its clock, an untimed one may be claimed after a long silence on the
+    mover's turn (`silence_claim_at`), whoever it is."""
+    if match.correspondence and match.n_players == 2:
+        timed = match.to_move is not None and seats[match.to_move].clock_ms is not None
+        return None if timed or match.to_move is None else silence_claim_at(match)
     if match.status != Status.PLAYING or match.to_move is None or match.n_players > 2:
         return None
     mover = seats[match.to_move]

@@ -70,6 +70,9 @@ class Match(models.Model):
     # no initial time means an untimed (casual) game.
     clock_initial = models.PositiveIntegerField(_("initial time (s)"), null=True, blank=True)
     clock_increment = models.PositiveIntegerField(_("increment (s)"), default=0)
+    # A correspondence game: `clock_initial` is the time per move (None: no clock at all),
+    # the mover's clock starts full at each turn, and presence ends nothing.
+    correspondence = models.BooleanField(_("correspondence"), default=False)
     public = models.BooleanField(_("open to spectators"), default=True)
     n_players = models.PositiveSmallIntegerField(_("players"), default=2)
 
@@ -101,6 +104,9 @@ class Match(models.Model):
     # The next instant the clock acts if nobody does (the mover's flag, a trump choice's
     # timeout, a late AI's task sent again): what the deadline watch looks for.
     due_at = models.DateTimeField(_("next deadline"), null=True, blank=True)
+    # The start of the turn whose "a quarter of the time left" reminder has been sent.
+    reminded_turn_at = models.DateTimeField(_("reminded for the turn of"), null=True,
+                                            blank=True)
     draw_offer_seat = models.PositiveSmallIntegerField(_("draw offered by"), null=True,
                                                        blank=True)
     rematch_offer_seat = models.PositiveSmallIntegerField(_("rematch offered by"), null=True,
@@ -149,8 +155,10 @@ class Match(models.Model):
     @property
     def rating_mode(self) -> str:
         """The rating a rated match changes (`accounts.models.RatingMode`): a table of 3-4
-        has a rating of its own."""
-        return RatingMode.DUEL if self.n_players == 2 else RatingMode.TABLE
+        has a rating of its own, and so has a correspondence duel."""
+        if self.n_players != 2:
+            return RatingMode.TABLE
+        return RatingMode.CORRESPONDENCE if self.correspondence else RatingMode.DUEL
 
 
 class Seat(models.Model):
@@ -258,3 +266,23 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} {self.ply}. {self.text}"
+
+
+class Vacation(models.Model):
+    """A period in which a player's correspondence clocks stand still: the time of the period
+    still ahead is added to each turn of theirs that it overlaps (`games.play.services.
+    correspondence`). Ending it early (`ended_at`) gives the unused days back."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "-ends_at"], name="games_vacation_user_end")]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} from {self.starts_at:%Y-%m-%d}"

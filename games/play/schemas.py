@@ -86,6 +86,8 @@ class SeatState(_Message):
 class Clock(_Message):
     initial: Annotated[int, Field(gt=0)]
     increment: Annotated[int, Field(ge=0)]
+    per_move: bool
+    """Days per move: `initial` seconds for every turn, the clock full again at each."""
 
 
 class TrumpChoiceState(_Message):
@@ -122,6 +124,8 @@ class State(_Message):
     n_players: Annotated[int, Field(ge=2, le=4)]
     dealer: SeatIndex
     clock: Clock | None
+    correspondence: bool
+    """A game played over days: leaving the page ends nothing."""
     you: SeatIndex | None
     seats: list[SeatState]
     pile: list[Card]

@@ -66,8 +66,10 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
         "rated": match.rated,
         "n_players": match.n_players,
         "dealer": match.dealer,
+        "correspondence": match.correspondence,
         "clock": (
-            {"initial": match.clock_initial, "increment": match.clock_increment}
+            {"initial": match.clock_initial, "increment": match.clock_increment,
+             "per_move": match.correspondence}
             if match.timed else None
         ),
         "position": match.position_tpn,

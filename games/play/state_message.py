@@ -43,6 +43,7 @@ class _MatchFacts:
     turn_started_at: datetime | None
     started_at: datetime | None
     created_at: datetime
+    correspondence: bool
 
     @property
     def is_over(self) -> bool:
@@ -89,6 +90,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
         turn_started_at=_at(snapshot["turn_started_ms"]),
         started_at=_at(snapshot["started_ms"]),
         created_at=_at(snapshot["created_ms"]) or now,
+        correspondence=snapshot.get("correspondence", False),
     )
     seats = [
         _SeatFacts(
@@ -146,7 +148,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
     trump_choice = None
     if status == Status.TRUMPS:
         chosen = set(snapshot["trumps_chosen"])
-        deadline = checks.trump_timeout_at(match)
+        deadline = checks.trump_timeout_at(match, seats)
         trump_choice = {
             "chooser": to_move,
             "free": [s for s in "CDHS" if s not in chosen],
@@ -170,11 +172,13 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
         "n_players": snapshot["n_players"],
         "dealer": snapshot["dealer"],
         "clock": snapshot["clock"],
+        "correspondence": match.correspondence,
         "you": viewer_seat,
         "seats": seat_views,
         "pile": [str(c) for c in state.pile] if state is not None else [],
         "to_move": to_move,
-        "running": to_move if snapshot["clock"] is not None and playing else None,
+        "running": (to_move if snapshot["clock"] is not None and checks.clock_running(match)
+                    else None),
         "legal_moves": legal,
         "take_count": take_count,
         "trump_choice": trump_choice,

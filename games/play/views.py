@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,8 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.play import selectors, services
 from games.play.forms import PlayAIForm
-from games.play.models import TerminationReason
+from games.play.models import Match, Seat, TerminationReason
 from games.play.services import Player
+from games.play.watch import live_games
 from games.rules import MOVE_LIMIT
 
 GUEST_SESSION_KEY = "guest_id"
@@ -69,24 +71,49 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = selectors.seat_of(seats=seats, viewer=viewer_of(request))
     if seat is None and not match.public:
         raise Http404
+    return render(request, "games/match.html", _match_context(match, seats, seat))
+
+
+def _match_context(match: Match, seats: list[Seat], seat: int | None) -> dict[str, Any]:
     replay_url = reverse("replays:replay", args=[match.pk])
-    return render(
-        request,
-        "games/match.html",
-        {
-            "match": match,
-            "seats": seats,
-            "seat": seat,
-            "replay_url": replay_url,
-            "board_config": {
-                "matchId": match.pk,
-                "socketPath": f"/ws/match/{match.pk}/",
-                "matchUrl": reverse("games:match", args=[0]).replace("/0/", "/{id}/"),
-                "replayUrl": replay_url,
-                "labels": board_labels(),
-            },
+    return {
+        "match": match,
+        "seats": seats,
+        "seat": seat,
+        "replay_url": replay_url,
+        "board_config": {
+            "matchId": match.pk,
+            "socketPath": f"/ws/match/{match.pk}/",
+            "matchUrl": reverse("games:match", args=[0]).replace("/0/", "/{id}/"),
+            "replayUrl": replay_url,
+            "labels": board_labels(),
         },
-    )
+    }
+
+
+@require_GET
+def watch(request: HttpRequest) -> HttpResponse:
+    """The public games in progress, the best players' first; the page refreshes itself."""
+    return render(request, "games/watch.html", {
+        "games": live_games(),
+        "refresh_seconds": settings.GAMES_WATCH_REFRESH_SECONDS,
+    })
+
+
+@require_GET
+def tv(request: HttpRequest) -> HttpResponse:
+    """The featured game: the top live game (not the viewer's own), watched as a spectator;
+    when it ends the page comes back here and so moves on to the next."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    top = next(iter(live_games(limit=1, exclude_user_id=user_id)), None)
+    match = selectors.match_get(match_id=top.match_id) if top is not None else None
+    if match is None:
+        return render(request, "games/watch.html", {
+            "games": [], "tv": True, "refresh_seconds": settings.GAMES_WATCH_REFRESH_SECONDS})
+    seats = selectors.match_seats(match=match)
+    context = _match_context(match, seats, None)
+    context["tv"] = {"next_seconds": settings.GAMES_TV_NEXT_SECONDS}
+    return render(request, "games/match.html", context)
 
 
 @require_GET
@@ -97,6 +124,8 @@ def rules(request: HttpRequest) -> HttpResponse:
         "pages/rules.html",
         {
             "move_limit": MOVE_LIMIT,
+            "absence_seconds": settings.GAMES_TABLE_ABSENCE_SECONDS,
+            "move_limit_seconds": settings.GAMES_TABLE_MOVE_LIMIT_SECONDS,
             "card_labels": {key: labels[key] for key in ("suits", "cardSuits", "ranks", "card")},
         },
     )
@@ -143,6 +172,16 @@ def board_labels() -> dict[str, Any]:
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),
+        "trumpDeadlineDays": _("A random suit in {time}"),
+        "corrYouHave": _("You have {time} to move."),
+        "corrTheyHave": _("{name} has {time} to move."),
+        "corrNoClockYou": ngettext(
+            "No clock: take your time (after %(days)d day of silence your opponent may claim"
+            " the game).",
+            "No clock: take your time (after %(days)d days of silence your opponent may claim"
+            " the game).", settings.GAMES_CORRESPONDENCE_CLAIM_DAYS,
+        ) % {"days": settings.GAMES_CORRESPONDENCE_CLAIM_DAYS},
+        "corrNoClock": _("{name} to move, no clock."),
         "emptyPile": _("The pile is empty"),
         "resign": _("Resign"),
         "abort": _("Abort"),

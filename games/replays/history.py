@@ -106,7 +106,9 @@ def history_queryset(*, filters: HistoryFilters, player_id: int | None = None
     if filters.rated is not None:
         matches = matches.filter(rated=filters.rated)
     if filters.against:
-        ai_seat = Exists(Seat.objects.filter(match=OuterRef("pk"), ai_level__isnull=False))
+        # An AI seat from the start: a person's seat the AI took over is still a person's.
+        ai_seat = Exists(Seat.objects.filter(match=OuterRef("pk"), ai_level__isnull=False,
+                                             taken_over_ply__isnull=True))
         matches = matches.filter(ai_seat if filters.against == AGAINST_AI else ~ai_seat)
     if filters.time_control is not None:
         control = filters.time_control

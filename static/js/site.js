@@ -13,5 +13,7 @@ new ReconnectingSocket("/ws/site/", {
   onMessage: (message) => {
     showAnnouncement(message);
     center?.receive(message);
+    // Other scripts of the page hear it too (the lists of correspondence games).
+    document.dispatchEvent(new CustomEvent("site-message", { detail: message }));
   },
 });

@@ -38,9 +38,14 @@ def assert_locked(response, scope: str = "pair") -> None:  # type: ignore[no-unt
         "address": ["After 50 failed log-ins from your address", "blocked for 15 minutes, to "
                     "every account"],
     }[scope]
+    title = {"pair": "This account is locked at your address",
+             "account": "This account is locked", "address": "Your address is locked"}[scope]
+    assert f'<h1 data-testid="locked-title">{title}</h1>' in page
     for phrase in words:
         assert phrase in " ".join(page.split())
-    assert reverse("accounts:password_reset") in page
+    # A new password lifts the account's locks (its failures are forgotten), not the address's.
+    assert (reverse("accounts:password_reset") in page) is (scope != "address")
+    assert ("lifts the lock at once" in page) is (scope != "address")
 
 
 def test_five_failures_lock_the_account_even_for_the_right_password(

@@ -94,7 +94,9 @@ def test_the_profile_shows_games_chart_and_links(
     assert "1570 <span class=\"delta\">(-50)</span>" in page
     recent = profile_recent_games(user=anna)
     assert [g.result for g in recent] == ["loss", "loss", "win", "win"]
-    assert recent[1].opponents == ["boris"]
+    assert [(o.name, o.url) for o in recent[1].opponents] == [("boris", "/@/boris")]
+    assert [(o.name, o.url) for o in recent[0].opponents] == [("AI level 3", None)]
+    assert '<td data-testid="opponents"><a href="/@/boris">boris</a></td>' in page
     for entry in recent:
         assert entry.url == f"/game/{entry.match_id}/replay"
         assert f'href="{entry.url}"' in page

@@ -21,6 +21,15 @@ def card(page, code: str):
     return page.locator(f'[data-part=bottom] button.card[data-card="{code}"]')
 
 
+# Where a player clicks a card of their hand: its top-left corner, in view however much the
+# fanned hand's cards overlap (the middle of a card may lie under the next one).
+CORNER = {"x": 8, "y": 14}
+
+
+def click_card(locator) -> None:
+    locator.click(position=CORNER)
+
+
 def at_ply(page, ply: int) -> None:
     expect(page.locator("#game")).to_have_attribute("data-ply", str(ply))
 
@@ -34,11 +43,11 @@ def play_first_legal(page) -> str:
     if playable.count():
         first = playable.first
         move = first.get_attribute("data-card")
-        first.click()
+        click_card(first)
         if board.locator("button.card.selected").count():
             second = board.locator("button.card.playable:not(.selected)").first
             move = f"{move}-{second.get_attribute('data-card')}"
-            second.click()
+            click_card(second)
         return move
     take = page.get_by_test_id("take")
     legal = page.evaluate("window.yourTrumpsBoard.board.state.legal_moves")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from games.play import selectors, services
 from games.play.models import Match, Status
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from tests.browser.game_page import at_ply
 from tests.browser.long_games import long_match_create
 from tests.support.processes import ManagedProcess
@@ -170,3 +171,78 @@ def test_the_move_list_of_a_long_game_shows_its_latest_move(user_page, make_user
         expect(page.get_by_test_id(f"move-{PLIES + 1}")).to_have_class("move current")
         assert page.evaluate(READ_LIST, "#move-list")["lastInView"]
         assert page.evaluate("window.scrollY") == scroll_y
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_the_header_folds_into_a_menu_on_a_phone(user_page, make_user, device):
+    page = user_page(make_user("alice"), **device)
+    page.goto("/")
+    menu = page.get_by_test_id("menu-button")
+    lobby = page.get_by_test_id("nav-lobby")
+    if device is DESKTOP:
+        expect(menu).to_be_hidden()
+        expect(lobby).to_be_visible()
+        expect(page.get_by_test_id("logout")).to_be_visible()
+        return
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None
+    assert header["height"] <= 56  # one line, not three
+    expect(lobby).to_be_hidden()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(lobby).to_be_visible()
+    expect(page.get_by_test_id("logout")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(lobby).to_be_hidden()
+    expect(menu).to_be_focused()
+    menu.click()
+    lobby.click()
+    page.wait_for_url("**/lobby/")
+
+
+# Seat 0 holds 20 cards.
+TWENTY_CARDS = "SH 6C7C8C9CTCJCQCKCAC6D7D8D9DTDJDQDKDAD6H7H/8H9HTHJHQHKH - 0 -"
+
+# Where the hand's cards and the controls beside it are, in one call.
+READ_HAND = """() => {
+  const hand = document.querySelector("[data-part=bottom] .hand");
+  const cards = [...hand.querySelectorAll(".card")];
+  const inView = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0
+      && r.right <= window.innerWidth;
+  };
+  const steps = cards.slice(1).map((c, i) => c.offsetLeft - cards[i].offsetLeft);
+  return {
+    cards: cards.length,
+    rows: new Set(cards.map((c) => c.offsetTop)).size,
+    inside: cards.every((c) => c.offsetLeft >= 0
+      && c.offsetLeft + c.offsetWidth <= hand.clientWidth + 1),
+    narrowest: Math.min(...steps),
+    fanned: hand.classList.contains("fan"),
+    inView: ["[data-part=bottom] .hand", "[data-clock='0']", "[data-testid=status]",
+             "[data-testid=resign]", "[data-part=center] .pile"]
+      .filter((s) => !inView(document.querySelector(s))),
+    scrollY: window.scrollY,
+    sideways: document.documentElement.scrollWidth > window.innerWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_the_hand_its_clock_the_status_and_the_actions_are_in_view(user_page, make_user,
+                                                                    device, tmp_path):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(
+        players=[Player(user=alice), Player(user=bob)], dealer=1, start_tpn=TWENTY_CARDS,
+        time_control=TimeControl(300, 2),
+    )
+    page = user_page(alice, **device)
+    page.goto(f"/game/{match.pk}/")
+    expect(page.get_by_test_id("status")).to_contain_text("Your turn")
+    held = page.evaluate(READ_HAND)
+    assert held == {**held, "cards": 20, "rows": 1, "inside": True, "inView": [],
+                    "scrollY": 0, "sideways": False}
+    assert held["narrowest"] >= 14  # each card's corner stays readable and tappable
+    assert held["fanned"]  # 20 cards overlap at either width
+    page.screenshot(path=str(tmp_path / "board.png"))

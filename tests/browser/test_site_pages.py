@@ -5,6 +5,7 @@ copy button and the lockout page's words."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,8 +14,12 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import PlayerRating
+from games.matchmaking import services as matchmaking
+from games.play import services
+from games.play.services import Player
 from tests.accounts.conftest import finish_game
 from tests.browser.test_security import watched
+from tests.games.replays.conftest import play_match
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -88,4 +93,106 @@ def test_the_leaderboard_shows_provisional_players_below_the_established(new_pag
     assert below is not None
     assert below["y"] >= above["y"] + above["height"] - 1
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_challenge_link_is_copied_with_one_click(user_page, width):
+    (anna,) = make_users(f"anna_copy_{width}")
+    challenge = matchmaking.challenge_create(challenger=anna, challenged=None,
+                                             time_control="3+2", rated=False)
+    page = user_page(anna, viewport=WIDTHS[width],
+                     permissions=["clipboard-read", "clipboard-write"])
+    problems = watched(page)
+    page.goto(f"/challenge/{challenge.token}/")
+    share = page.get_by_test_id("share-url")
+    copy = page.get_by_test_id("copy-share-url")
+    expect(copy).to_be_visible()
+    field, button = share.bounding_box(), copy.bounding_box()
+    assert field is not None
+    assert button is not None
+    assert button["x"] + button["width"] <= WIDTHS[width]["width"]
+    copy.click()
+    expect(page.get_by_test_id("copy-status")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == share.input_value()
+    assert share.input_value().endswith(f"/challenge/{challenge.token}/")
+    # The expiry's time ends the sentence with its own full stop ("3:07 p.m."), never two.
+    assert ".." not in page.locator("main").inner_text()
+    assert problems == []
+
+
+def test_the_lockout_page_names_what_is_locked(new_page):
+    (anna,) = make_users("anna_locked")
+    page = new_page(viewport=WIDTHS["phone"])
+    problems = watched(page)
+    for _ in range(6):
+        page.goto("/accounts/login/")
+        page.fill("input[name=username]", anna.username)
+        page.fill("input[name=password]", "wrong password 1")
+        page.locator("form:has(input[name=username]) button[type=submit]").click()
+        page.wait_for_load_state()
+    expect(page.get_by_test_id("locked-title")).to_have_text(
+        "This account is locked at your address")
+    expect(page.get_by_test_id("locked-out")).to_contain_text(
+        "From another network you can still log in")
+    expect(page.get_by_test_id("locked-advice")).to_contain_text("lifts the lock at once")
+    expect(page.get_by_role("link", name="Reset my password")).to_be_visible()
+    # The failed log-ins answered 200 and the lock 429: nothing else went wrong.
+    assert [p for p in problems if "429" not in p] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_missing_page_in_the_sites_layout_and_language_with_its_icon(new_page, width):
+    page = new_page(viewport=WIDTHS[width], locale="pl",
+                    extra_http_headers={"Accept-Language": "pl"})
+    problems = watched(page)
+    response = page.goto("/game/999999999/")
+    assert response is not None
+    assert response.status == 404
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Nie ma takiej strony")
+    expect(page.locator(".site-header .brand")).to_be_visible()
+    home = page.url.split("/game/")[0] + "/"
+    page.get_by_role("link", name="Przejdź na stronę główną").click()
+    expect(page).to_have_url(home)
+    # The icon the pages name is the project's SVG, and the old address leads to it.
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    assert icon is not None
+    fetched = page.request.get(icon)
+    assert fetched.status == 200
+    assert fetched.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in fetched.text()
+    assert page.request.get("/favicon.ico").text() == fetched.text()
+    assert [p for p in problems if "404" not in p] == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_finish_it_first_links_to_the_game_to_finish(user_page, width):
+    (anna,) = make_users(f"anna_busy_{width}")
+    match = services.match_create(players=[Player(user=anna), Player(ai_level=1)],
+                                  trumps="SH", seed=5, dealer=1)
+    page = user_page(anna, viewport=WIDTHS[width])
+    problems = watched(page)
+    page.goto("/")
+    page.locator("button[name=pool][value='3+2']").click()
+    expect(page.locator(".messages")).to_contain_text("finish it first")
+    page.get_by_test_id("refusal-link").click()
+    expect(page).to_have_url(re.compile(rf"/game/{match.pk}/$"))
+    expect(page.locator("#game")).to_be_visible()
+    assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_replay_shows_long_names_whole(user_page, width):
+    walker, other = make_users(f"walkthrough_{width[:5]}", f"wanderlust_{width[:5]}")
+    match = play_match([Player(user=walker), Player(user=other)], moves=8, end="resign")
+    page = user_page(walker, viewport=WIDTHS[width])
+    problems = watched(page)
+    page.goto(f"/game/{match.pk}/replay")
+    seats = page.locator(".replay-moves .move-seat")
+    expect(seats.first).to_be_visible()
+    shown = seats.evaluate_all("""nodes => nodes.map(n => ({
+        text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1}))""")
+    assert {entry["text"] for entry in shown} == {walker.username, other.username}
+    assert not any(entry["cut"] for entry in shown)
     assert problems == []

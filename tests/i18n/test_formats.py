@@ -92,8 +92,9 @@ def test_the_challenge_expires_at_a_time_written_the_languages_way(
     client.force_login(anna)
     html = client.get(f"/challenge/{challenge.token}/").content.decode()
     with translation.override(language):
-        sentence = translation.gettext("The challenge expires at %(time)s.") % {"time": shown}
+        sentence = translation.gettext("The challenge expires at %(time)s") % {"time": shown}
     assert sentence in html
+    assert f"{sentence}." not in html  # "3:07 p.m." ends the sentence: no second stop
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,9 @@ def world():
     for route in routes():
         if route.name.startswith("admin:") or route.parts is None:
             continue
-        path = route.fill(values)
+        # A part not named above gets a plain value: its page is walked all the same (or
+        # its 404 page is).
+        path = route.fill({group: values.get(group, "1") for group in route.groups})
         if path is not None:
             paths.append(path)
     paths += [f"/game/{live.pk}/", f"/game/{live.pk}/replay", "/no-such-page/"]

@@ -28,7 +28,10 @@ async def refusal(server, message: str, **headers: str) -> dict:  # type: ignore
     )
     try:
         await socket.send(message)
-        return json.loads(await asyncio.wait_for(socket.recv(), 10))
+        while True:  # a signed-in player's socket first sends their notifications
+            answer = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            if answer["type"] != "notifications":
+                return answer
     finally:
         await socket.close()
 

@@ -67,7 +67,8 @@ const STATE_NOT_DRAWN = {
 };
 
 test("the board reads every field of the match socket's state", () => {
-  const sources = code(["board.js", "seats.js", "center.js", "panel.js", "main.js", "acts.js", "legal.js"]
+  const sources = code(["board.js", "seats.js", "center.js", "panel.js", "main.js", "acts.js", "legal.js",
+    "correspondence.js"]
     .map((file) => `../../static/js/game/${file}`));
   const fields = fieldsOf(schemas.match.state);
   assert.deepEqual(unread(fields, sources).sort(), Object.keys(STATE_NOT_DRAWN).sort());

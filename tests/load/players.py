@@ -37,6 +37,7 @@ class Seat:
     servers: list[str]
     server_index: int = 0
     ai_level: int | None = None  # the opponent's level, in a game against the AI
+    table_ai_level: int | None = None  # the AI seats' level, at a table of one person
 
 
 @dataclass
@@ -69,6 +70,9 @@ class Player:
         # (the ply the AI's answer makes, since when: None until our move's "ok" arrives)
         self.ai_wait_from: tuple[int, float | None] | None = None
         self.last_ok_at: float | None = None
+        # At a table of one person: the ply and arrival of the last state (an AI seat's move
+        # took from there to the state of the next ply).
+        self.last_state: tuple[int, int, float] | None = None
         self.games = 0
 
     @property
@@ -142,6 +146,8 @@ class Player:
         now = time.monotonic()
         ply, you = message["ply"], message["you"]
         last = message.get("last_move")
+        if self.place.table_ai_level is not None:
+            self.observe_table_ai(message, now)
         if last is not None and last["seat"] != you:
             sent = self.sent_at.pop((message["id"], last["ply"]), None)
             if sent is not None and sent >= self.timing.measure_from:
@@ -159,6 +165,15 @@ class Player:
                         print(f"slow AI move: match {message['id']} ply {target} took "
                               f"{now - since:.2f} s (at {time.time():.3f})", flush=True)
                 self.ai_wait_from = None
+
+    def observe_table_ai(self, message: dict[str, Any], now: float) -> None:
+        before, self.last_state = self.last_state, (message["id"], message["ply"], now)
+        last = message.get("last_move")
+        if before is None or last is None or before[0] != message["id"]:
+            return
+        if message["ply"] == before[1] + 1 and message["seats"][last["seat"]]["kind"] == "ai" \
+                and before[2] >= self.timing.measure_from:
+            self.stats.table_ai_latency.append(now - before[2])
 
     # --- play ----------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ class Stats:
     move_rtt: list[float] = field(default_factory=list)  # move sent -> its "ok"
     seen_by_opponent: list[float] = field(default_factory=list)  # move sent -> other's state
     ai_latency: dict[int, list[float]] = field(default_factory=dict)  # level -> latencies
+    table_ai_latency: list[float] = field(default_factory=list)  # an AI seat's move at a table
     acks: list[tuple[int, int, int, str]] = field(default_factory=list)  # match, ply, seat, move
     applied_unacked: list[tuple[int, int, int, str]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -52,6 +53,7 @@ class Stats:
     def merge(self, other: Stats) -> None:
         self.move_rtt += other.move_rtt
         self.seen_by_opponent += other.seen_by_opponent
+        self.table_ai_latency += other.table_ai_latency
         for level, values in other.ai_latency.items():
             self.ai_latency.setdefault(level, []).extend(values)
         self.acks += other.acks

@@ -3,6 +3,8 @@
     python -m tests.load --duels 500 --duration 300 --think 2 6
     python -m tests.load --duels 0 --ai-games 4 --ai-level 1 --duration 120
     python -m tests.load --duels 500 --duration 300 --ramp 60 --hostile 0.1
+    python -m tests.load --duels 0 --tables 100 --duration 60
+    python -m tests.load --duels 0 --ai-tables 100 --think 1 3 --duration 60
 
 By default it starts its own production topology on this machine (`--servers` daphne processes
 and one Celery worker, `DJANGO_ENV=production`) on its own database (`--database-url`, created
@@ -43,6 +45,7 @@ from typing import Any
 
 from games.play.time_control import TimeControl
 from tests.load.stats import Stats, percentile
+from tests.load.tables import create_table_places, table_ai_figures, table_users_needed
 
 
 @dataclass
@@ -60,6 +63,9 @@ class Config:
     rematch: bool = True
     ramp: float = 0.0  # seconds over which the players connect; measured after it
     hostile: float = 0.0  # the share of all sockets that send junk (tests.load.hostile)
+    tables: int = 0  # tables of four people (tests.load.tables)
+    ai_tables: int = 0  # tables of one person and three AI seats
+    table_ai_level: int = 3
 
 
 @dataclass
@@ -71,6 +77,7 @@ class Place:
     cookie: str
     servers: list[str]
     ai_level: int | None = None
+    table_ai_level: int | None = None  # the AI seats' level, at a table of one person
 
 
 # --- setup (in the parent, through the ORM) ---------------------------------------------------
@@ -97,7 +104,8 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
 
     rng = random.Random(config.seed)
     prefix = f"load{secrets.token_hex(3)}-"
-    users = create_users(2 * config.duels + config.ai_games, prefix)
+    users = create_users(2 * config.duels + config.ai_games
+                         + table_users_needed(config.tables, config.ai_tables), prefix)
     clock: tuple[int | None, int] = (None, 0)
     if config.clock:
         initial, increment = config.clock.split("+")
@@ -123,6 +131,11 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
         match = services.match_create(players=players,
                                       time_control=TimeControl(clock[0], clock[1]), trumps="SH")
         groups.append([Place(match.pk, human, session_cookie(user), rotate(servers, g), level)])
+    groups += create_table_places(
+        tables=config.tables, ai_tables=config.ai_tables, ai_level=config.table_ai_level,
+        users=users[2 * config.duels + config.ai_games:], servers=servers, clock=clock,
+        rated=config.rated, rng=rng,
+    )
     return groups
 
 
@@ -149,7 +162,7 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
         shared: dict[tuple[int, int], float] = {}
         for place in group:
             seat = Seat(place.match_id, place.seat, place.cookie, place.servers,
-                        ai_level=place.ai_level)
+                        ai_level=place.ai_level, table_ai_level=place.table_ai_level)
             players.append(Player(seat, timing, stats, random.Random(rng.random()), shared))
     junk = [asyncio.create_task(run_hostile(place, stop_at, random.Random(rng.random()),
                                             stats.hostile)) for place in hostiles or []]
@@ -355,7 +368,9 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
     from tests.load.hostile import create_hostiles, log_errors
 
     server_pids = server_pids or {}
-    log(f"setting up {config.duels} duels and {config.ai_games} games against the AI ...")
+    log(f"setting up {config.duels} duels, {config.ai_games} games against the AI, "
+        f"{config.tables} tables of four people and {config.ai_tables} of one person and "
+        f"three AI seats ...")
     started = time.monotonic()
     groups = create_places(config, servers)
     honest = sum(len(group) for group in groups)
@@ -413,6 +428,8 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         "delivery_to_opponent_ms": ms_percentiles(stats.seen_by_opponent),
         "ai_move_ms": {level: ms_percentiles(values)
                        for level, values in sorted(stats.ai_latency.items())},
+        "table_ai_move_ms": ms_percentiles(stats.table_ai_latency),
+        "table_ai_in_time": table_ai_figures(stats.table_ai_latency, config.table_ai_level),
         "games_started": stats.games_started,
         "games_finished": stats.games_finished,
         "errors": dict(stats.errors.most_common()),
@@ -464,6 +481,11 @@ def format_report(report: dict[str, Any]) -> str:
     ]
     for level, figures in report["ai_move_ms"].items():
         lines.append(f"AI level {level} move latency ms: {fmt(figures)}")
+    if report["table_ai_move_ms"]["n"]:
+        in_time = report["table_ai_in_time"]
+        lines.append(f"AI seat at a table (level {in_time['level']}) move latency ms: "
+                     f"{fmt(report['table_ai_move_ms'])}; within budget {in_time['budget_ms']} "
+                     f"+ 300 = {in_time['limit_ms']} ms: {in_time['within']:.1%}")
     lines.append(f"games started {report['games_started']}, finished "
                  f"{report['games_finished']}")
     lines.append(f"errors: {report['errors'] or 'none'}")
@@ -513,6 +535,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--duels", type=int, default=10)
     parser.add_argument("--ai-games", type=int, default=0)
     parser.add_argument("--ai-level", type=int, action="append", dest="ai_levels")
+    parser.add_argument("--tables", type=int, default=0, help="tables of four people")
+    parser.add_argument("--ai-tables", type=int, default=0,
+                        help="tables of one person and three AI seats")
+    parser.add_argument("--table-ai-level", type=int, default=3,
+                        help="the level of the AI seats at --ai-tables")
     parser.add_argument("--duration", type=float, default=20.0,
                         help="seconds of play measured (after the ramp)")
     parser.add_argument("--hostile", type=float, default=0.0, metavar="SHARE",
@@ -546,6 +573,7 @@ def config_of(args: argparse.Namespace) -> Config:
         duration=args.duration, think_min=args.think[0], think_max=args.think[1],
         clock=None if args.clock == "none" else args.clock, rated=not args.casual,
         client_procs=args.client_procs, seed=args.seed, ramp=args.ramp, hostile=args.hostile,
+        tables=args.tables, ai_tables=args.ai_tables, table_ai_level=args.table_ai_level,
     )
 
 

@@ -36,7 +36,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 MESSAGES = int(os.environ.get("FUZZ_SOCKET_MESSAGES", "300"))
 SITE_SCHEMA = {"oneOf": [{"properties": {"type": {"const": "announce"},
                                          "text": {"type": "string", "maxLength": 500}}}]}
-REPLY_TYPES = {"error", "state", "ok", "lobby", "pools", "paired", "announcement"}
+REPLY_TYPES = {"error", "state", "ok", "lobby", "pools", "paired", "announcement",
+               "notifications", "notification"}
 
 
 def odd_value() -> st.SearchStrategy[Any]:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from games.play import checks, errors, selectors
+from games.play import checks, errors, events, selectors
 from games.play.errors import PlayError
-from games.play.models import Match, Seat, Status
+from games.play.models import Match, Seat, Status, Vacation
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
 from games.rules import Suit, TrumpChoice
@@ -103,8 +103,12 @@ def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
     held = None
     if moves is None:
         moves, held = selectors.match_moves(match=match)
+    if turn_changed and match.correspondence and not match.is_over:
+        _correspondence_clocks(match, seats, now)
     if turn_changed or match.is_over:
-        match.due_at = None if match.is_over else checks.due_at(match, seats)
+        match.due_at = None if match.is_over else next_due_at(match, seats)
+    if turn_changed and match.correspondence and not match.is_over:
+        _correspondence_turn_event(match, seats)
     match.version += 1
     match.save()
     snapshot = snapshot_of(match=match, seats=seats, moves=moves, now=now, previous=held)
@@ -112,6 +116,54 @@ def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
     if turn_changed:
         _ai_turn(match, seats)
     return Change(match=match, snapshot=snapshot)
+
+
+def per_move_ms(match: Match) -> int | None:
+    """The time per move of a timed correspondence game, in milliseconds."""
+    if not match.correspondence or match.clock_initial is None:
+        return None
+    return match.clock_initial * 1000
+
+
+def next_due_at(match: Match, seats: Sequence[Seat], *, now: datetime | None = None
+                ) -> datetime | None:
+    """The match's next deadline (`checks.due_at`, with the reminder of a correspondence
+    game's turn)."""
+    return checks.due_at(match, seats, now=now, per_move_ms=per_move_ms(match))
+
+
+def vacation_left_ms(*, user_id: int | None, now: datetime) -> int:
+    """How much of the user's current vacation is still ahead (0: none), in milliseconds."""
+    if user_id is None:
+        return 0
+    ends = (Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now)
+            .values_list("ends_at", flat=True).first())
+    return 0 if ends is None else int((ends - now).total_seconds() * 1000)
+
+
+def _correspondence_clocks(match: Match, seats: Sequence[Seat], now: datetime) -> None:
+    """A new turn of a timed correspondence game: every clock is full again, the one of the
+    seat to act lengthened by what is left of its player's vacation."""
+    full = per_move_ms(match)
+    if full is None or match.to_move is None:
+        return
+    for seat in seats:
+        clock = full
+        if seat.index == match.to_move:
+            clock += vacation_left_ms(user_id=seat.user_id, now=now)
+        if seat.clock_ms != clock:
+            seat.clock_ms = clock
+            seat.save(update_fields=["clock_ms"])
+
+
+def _correspondence_turn_event(match: Match, seats: Sequence[Seat]) -> None:
+    if match.to_move is None or match.status not in (Status.TRUMPS, Status.PLAYING):
+        return
+    user_id = seats[match.to_move].user_id
+    if user_id is None:
+        return
+    due = checks.trump_timeout_at(match, seats) or checks.flag_at(match, seats)
+    events.turn_started(match_id=match.pk, user_id=user_id, ply=match.ply, due_at=due)
 
 
 def _committed(snapshot: Snapshot) -> None:

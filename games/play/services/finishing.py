@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from games.play import checks
+from games.play import checks, events
 from games.play.models import (
     Match,
     Result,
@@ -14,6 +14,7 @@ from games.play.models import (
     SeatResult,
     Status,
     TerminationReason,
+    Variant,
 )
 from games.rules import (
     Outcome,
@@ -21,6 +22,8 @@ from games.rules import (
     Termination,
 )
 from yourtrumps_site.celery import task_send_on_commit
+
+PUZZLES_TASK = "puzzles.from_match"
 
 
 def match_finish(
@@ -67,8 +70,11 @@ def match_finish(
             _rate_table(match, seats, outcome, now)
     for seat in seats:
         seat.save()
-    # The players who were away from the board are told (`notifications.tasks`).
-    task_send_on_commit("notify.match_finished", match.pk)
+    # The players who were away from the board are told (`games.play.events`).
+    events.match_finished(match_id=match.pk)
+    if not aborted and len(seats) == 2 and match.variant == Variant.STANDARD:
+        # Cut the game's puzzles off the web process, once the end is committed.
+        task_send_on_commit(PUZZLES_TASK, match.pk)
 
 
 def _rate(match: Match, seats: Sequence[Seat], outcome: Outcome, now: datetime) -> None:

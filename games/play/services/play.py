@@ -110,6 +110,7 @@ def match_create(
             rated=rated,
             clock_initial=clock_initial,
             clock_increment=time_control.increment,
+            correspondence=time_control.correspondence,
             public=public,
             n_players=n,
             seed=seed,

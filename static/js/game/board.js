@@ -5,7 +5,8 @@ import { cardBack, cardElement, sortHand } from "./cards.js";
 import { centerMethods } from "./center.js";
 import { el, fill } from "../dom.js";
 import { enabledCards } from "./legal.js";
-import { formatClock, LOW_TIME_MS } from "./numbers.js";
+import { formatClock, formatDays, LOW_TIME_MS } from "./numbers.js";
+import { handMethods } from "./hand.js";
 import { panelMethods } from "./panel.js";
 import { seatMethods } from "./seats.js";
 
@@ -116,6 +117,7 @@ export class Board {
     const { bottom, opponents } = this.layout();
     this.renderOpponents(opponents);
     this.parts.bottom.replaceChildren(this.renderSeat(bottom));
+    this.holdHand();
     this.renderCenter();
     this.renderStatus();
     this.renderActions();
@@ -138,7 +140,8 @@ export class Board {
     const enabled = this.isMyTurn() ? enabledCards(this.state.legal_moves, this.selected) : new Set();
     const cards = sortHand(seat.hand || [], seat.trump);
     const takenNow = this.takenCards(index);
-    for (const card of cards) {
+    hand.style.setProperty("--n", cards.length + (seat.hidden || 0));
+    for (const [i, card] of cards.entries()) {
       const node = cardElement(card, {
         tag: this.isPlayer() ? "button" : "div",
         labels: this.labels,
@@ -151,6 +154,7 @@ export class Board {
         node.addEventListener("click", () => this.onCard(card));
       }
       if (takenNow.has(card)) node.classList.add("just-taken");
+      node.style.setProperty("--i", i);
       hand.append(node);
     }
     for (let i = 0; i < (seat.hidden || 0); i += 1) hand.append(cardBack());
@@ -166,6 +170,11 @@ export class Board {
 
   // --- time -------------------------------------------------------------------------------
 
+  /** A clock as it is shown: minutes and seconds, or days and hours for days per move. */
+  clockText(ms) {
+    return this.state && this.state.clock && this.state.clock.per_move ? formatDays(ms) : formatClock(ms);
+  }
+
   tick() {
     const s = this.state;
     if (!s) return;
@@ -175,14 +184,16 @@ export class Board {
       const base = s.seats[index].clock_ms;
       const running = s.running === index;
       const ms = running ? base - elapsed : base;
-      node.textContent = formatClock(ms);
+      node.textContent = this.clockText(ms);
       node.classList.toggle("running", running);
       node.classList.toggle("low", ms < LOW_TIME_MS);
     }
     const deadline = this.root.querySelector(".trump-deadline");
     if (deadline && deadline.dataset.deadline) {
-      const seconds = Math.max(0, Math.ceil((Number(deadline.dataset.deadline) - this.nowServer()) / 1000));
-      deadline.textContent = fill(this.labels.trumpDeadline, { s: seconds });
+      const ms = Number(deadline.dataset.deadline) - this.nowServer();
+      deadline.textContent = s.clock && s.clock.per_move
+        ? fill(this.labels.trumpDeadlineDays, { time: formatDays(ms, true) })
+        : fill(this.labels.trumpDeadline, { s: Math.max(0, Math.ceil(ms / 1000)) });
     }
     const claim = this.root.querySelector(".claim");
     if (claim && s.claim_at_ms) {
@@ -266,5 +277,6 @@ export class Board {
 }
 
 // The seats (seats.js), the pile and the trump choice (center.js) and the side panel (status,
-// actions, result, move list: panel.js) are drawn by those modules' methods.
-Object.assign(Board.prototype, seatMethods, centerMethods, panelMethods);
+// actions, result, move list: panel.js) are drawn by those modules' methods; the player's own
+// hand is held and played from by hand.js's.
+Object.assign(Board.prototype, seatMethods, centerMethods, panelMethods, handMethods);

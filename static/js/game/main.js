@@ -4,6 +4,7 @@
 import { ReconnectingSocket } from "../socket.js";
 import { carriesPly, playedAlready } from "./acts.js";
 import { Board } from "./board.js";
+import { showCorrespondence } from "./correspondence.js";
 
 const config = JSON.parse(document.getElementById("board-config").textContent);
 const root = document.getElementById("game");
@@ -61,6 +62,7 @@ socket = new ReconnectingSocket(config.socketPath, {
   onMessage: (message, answered) => {
     if (message.type === "state") {
       board.setState(message);
+      correspondence();
       settleStaleResend();
     } else if (message.type === "ok") {
       expectVersion(message.version);
@@ -78,6 +80,14 @@ setInterval(() => {
   if (s && s.status === "playing" && board.isPlayer() && !board.isMyTurn()
       && document.visibilityState === "visible") socket.send({ type: "sync" });
 }, 15_000);
+
+// A correspondence game says in words how long the player to act has, and leads on to the
+// next game waiting once the viewer has moved.
+const correspondencePart = document.querySelector("[data-part=correspondence]");
+function correspondence() {
+  showCorrespondence(correspondencePart, board.state, config.labels, board.nowServer());
+}
+if (correspondencePart) setInterval(correspondence, 1000);
 
 // For tests and debugging: drop the connection as a network failure would.
 window.yourTrumpsBoard = { board, socket, drop: () => socket.drop() };

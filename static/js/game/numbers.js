@@ -30,3 +30,22 @@ export function formatClock(ms) {
   }).format(digits ? (tenths % 600) / 10 : Math.floor((tenths % 600) / 10));
   return `${numberFormat().format(minutes)}:${seconds}`;
 }
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A correspondence clock's time left in the page's language, the two largest units of days,
+ *  hours and minutes ("2d 3h", "2 days 3 hours" when `long`); under an hour as `formatClock`
+ *  does. */
+export function formatDays(ms, long = false) {
+  const clamped = Math.max(0, ms);
+  if (clamped < HOUR_MS) return formatClock(clamped);
+  const unit = (name, value) => numberFormat({
+    style: "unit", unit: name, unitDisplay: long ? "long" : "narrow",
+  }).format(value);
+  const days = Math.floor(clamped / DAY_MS);
+  const hours = Math.floor((clamped % DAY_MS) / HOUR_MS);
+  const minutes = Math.floor((clamped % HOUR_MS) / 60_000);
+  if (days > 0) return hours > 0 ? `${unit("day", days)} ${unit("hour", hours)}` : unit("day", days);
+  return minutes > 0 ? `${unit("hour", hours)} ${unit("minute", minutes)}` : unit("hour", hours);
+}

@@ -5,7 +5,6 @@
 
 import { cardBack, cardElement, sortHand, suitBadge } from "./cards.js";
 import { el, fill } from "../dom.js";
-import { formatClock } from "./numbers.js";
 import { tablePlaces } from "./places.js";
 
 const SIDE_PARTS = ["left", "across", "right"];
@@ -33,7 +32,7 @@ export const seatMethods = {
     const seat = s.seats[index];
     const box = this.seatBox(index);
     box.dataset.side = side;
-    box.setAttribute("aria-label", seat.name);
+    box.setAttribute("aria-label", this.seatName(index));
     const hand = el("div", s.n_players > 2 ? "hand fanned" : "hand");
     hand.dataset.testid = `hand-${index}`;
     const taken = this.takenCards(index);
@@ -98,7 +97,7 @@ export const seatMethods = {
       head.append(size);
     }
     if (seat.clock_ms !== null && seat.clock_ms !== undefined) {
-      const clock = el("span", "clock", formatClock(seat.clock_ms));
+      const clock = el("span", "clock", this.clockText(seat.clock_ms));
       clock.dataset.clock = index;
       clock.setAttribute("role", "timer");
       head.append(clock);

@@ -81,7 +81,9 @@ function renderSeeks(seeks) {
   }
   for (const seek of seeks) {
     const row = el("tr", { "data-testid": "seek", "data-seek-id": String(seek.id) });
-    row.append(el("td", { "data-testid": "seek-player" }, seek.player));
+    const player = el("td", { "data-testid": "seek-player" });
+    player.append(el("a", { href: seek.player_url }, seek.player));
+    row.append(player);
     row.append(el("td", {}, `${seek.rating}${seek.provisional ? "?" : ""}`));
     row.append(el("td", {}, seek.time_control));
     row.append(el("td", {}, seek.rated ? labels.rated : labels.casual));

@@ -1,0 +1,61 @@
+"""The moments of play that other parts of the site act on (the notifications), sent as Celery
+tasks once the change that made them commits.
+
+The contract, for a part that subscribes (it registers a Celery task under the name below; the
+arguments are plain JSON values, the instants ISO 8601 strings in UTC):
+
+- `turn_started`, task `notify.correspondence_turn`, arguments (match id, user id, ply, due
+  as ISO or None): it has become the turn of a user's seat in a correspondence game, to
+  choose a trump or to move (the first turn of a new game too).
+- `time_running_low`, task `notify.correspondence_reminder`, arguments (match id, user id,
+  ply, due as ISO): a quarter of the time per move is left to the user to act in a timed
+  correspondence game (once per turn).
+- `match_finished`, task `notify.match_finished`, argument (match id): any match has ended (a
+  result or an abort); the match row has the result, its seats who won.
+
+Each is sent by the service that made the moment, in its transaction, through
+`yourtrumps_site.celery.task_send_on_commit`: a rolled-back change sends nothing, and the task
+reads the committed rows. `ply` (the number of moves played, `Match.ply`) tells a late or
+repeated task whether the turn it was sent for is still the current one, and a subscriber
+keeps its effects idempotent with it (one notification per match, ply and kind; a task may
+arrive twice, as the broker delivers at least once). The trump choices and the first move
+are all at ply 0: `due` tells those turns apart.
+
+With no subscriber registered under a name (a site run without the notifications) the event is
+not sent: nothing else depends on it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+TURN_TASK = "notify.correspondence_turn"
+REMINDER_TASK = "notify.correspondence_reminder"
+FINISHED_TASK = "notify.match_finished"
+
+
+def _iso(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def _send(name: str, *args: object) -> None:
+    from yourtrumps_site.celery import app, task_send_on_commit
+
+    if name in app.tasks:
+        task_send_on_commit(name, *args)
+
+
+def turn_started(*, match_id: int, user_id: int, ply: int, due_at: datetime | None) -> None:
+    """It is now `user_id`'s turn in correspondence match `match_id` at `ply`; they must act
+    by `due_at` (None: an untimed game)."""
+    _send(TURN_TASK, match_id, user_id, ply, _iso(due_at))
+
+
+def time_running_low(*, match_id: int, user_id: int, ply: int, due_at: datetime) -> None:
+    """A quarter of the time per move is left to `user_id`, to act at `ply` by `due_at`."""
+    _send(REMINDER_TASK, match_id, user_id, ply, _iso(due_at))
+
+
+def match_finished(*, match_id: int) -> None:
+    """Match `match_id` has ended (finished or aborted)."""
+    _send(FINISHED_TASK, match_id)

@@ -1,0 +1,38 @@
+// The lists of correspondence games ("your turn", the home page) follow the games as they
+// change: when the site socket brings news of a turn or of a game's end, or when the page
+// comes back into view, the list is read again from the server and put in place of the old
+// one. The server renders it (the page holds no rule of whose turn it is).
+
+const LIST = "[data-testid=corr-games]";
+const PARTS = [LIST, "[data-testid=waiting-count]"];
+const NEWS = new Set(["turn", "reminder", "finished"]);
+
+/** Whether a message of the site socket says a correspondence list may have changed. */
+export function changesTheList(message) {
+  return message.type === "notification" && Boolean(message.item) && NEWS.has(message.item.kind);
+}
+
+/** Put the parts of `html` (the page read again) in place of the same parts of `doc`. */
+export function replaceParts(doc, html) {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  for (const selector of PARTS) {
+    const old = doc.querySelector(selector);
+    const now = fresh.querySelector(selector);
+    if (old && now) old.replaceWith(doc.importNode(now, true));
+  }
+}
+
+async function refresh() {
+  const response = await fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  if (response.ok) replaceParts(document, await response.text());
+}
+
+if (typeof document !== "undefined" && document.querySelector(LIST)) {
+  let pending = null;
+  const soon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => { refresh().catch(() => {}); }, 200);
+  };
+  document.addEventListener("site-message", (event) => { if (changesTheList(event.detail)) soon(); });
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") soon(); });
+}
