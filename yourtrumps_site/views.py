@@ -1,6 +1,7 @@
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -26,3 +27,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
     failing = [name for name, status in checks.items() if status.startswith("error")]
     body = {"status": "ok" if healthy else "unavailable", "checks": checks, "failing": failing}
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Pages name the SVG icon; what asks for the old address without reading a page (feed
+    readers, bookmarks) is sent to it too, rather than to a 404. Resolved at request time: in
+    production the icon's name carries its hash, known only once the static files are
+    collected, and the URLs are loaded by processes (the Celery worker) that never collect."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

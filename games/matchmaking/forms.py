@@ -1,11 +1,13 @@
 """Forms of matchmaking: a challenge (to a player, or an open link), the player a new
-challenge's link names (`?to=`), the pool of a quick pairing, and a seat at a table."""
+challenge's link names (`?to=`), the pool of a quick pairing, a seat at a table, and the
+leaderboard's tab (`?mode=`)."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import RatingMode
 from games.play.forms import time_control_choices
 from games.play.time_control import LIVE
 
@@ -42,3 +44,16 @@ class TableJoinForm(forms.Form):
 
     seat = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
                                   choices=[("", "")] + [(str(i), str(i)) for i in range(4)])
+
+
+LEADERBOARD_MODES = (RatingMode.DUEL, RatingMode.CORRESPONDENCE, RatingMode.TABLE)
+
+
+class LeaderboardForm(forms.Form):
+    """`/leaderboard/?mode=`: the rating whose board is shown (the duel's when none is given)."""
+
+    mode = forms.ChoiceField(choices=[(mode, mode) for mode in LEADERBOARD_MODES],
+                             required=False)
+
+    def chosen_mode(self) -> str:
+        return self.cleaned_data.get("mode") or RatingMode.DUEL

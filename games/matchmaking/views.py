@@ -22,6 +22,7 @@ from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.forms import (
     ChallengeForm,
     ChallengeTargetForm,
+    LeaderboardForm,
     PoolJoinForm,
     TableJoinForm,
 )
@@ -236,15 +237,21 @@ def table_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """The leaderboard of the duel (the default tab) or of tables of 3-4 (`?mode=table`);
-    any other mode is the duel's tab."""
-    mode = RatingMode.TABLE if request.GET.get("mode") == RatingMode.TABLE else RatingMode.DUEL
+    """The leaderboard of live duels (the default tab), of correspondence duels
+    (`?mode=correspondence`) or of tables of 3-4 (`?mode=table`); an unknown mode is answered
+    400 with the tabs that exist."""
+    form = LeaderboardForm(request.GET)
+    valid = form.is_valid()
+    mode = form.chosen_mode() if valid else RatingMode.DUEL
     fewest, most = ratings.ESTABLISHED_AFTER_GAMES
     return render(request, "games/leaderboard.html", {
         "board": selectors.leaderboard(mode=mode),
         "mode": mode,
-        "tabs": [(RatingMode.DUEL, _("Duels")), (RatingMode.TABLE, _("Tables of 3-4"))],
+        "unknown_mode": not valid,
+        "tabs": [(RatingMode.DUEL, _("Duels")),
+                 (RatingMode.CORRESPONDENCE, _("Correspondence")),
+                 (RatingMode.TABLE, _("Tables of 3-4"))],
         "threshold": round(ratings.PROVISIONAL_DEVIATION),
         "fewest_games": fewest,
         "most_games": most,
-    })
+    }, status=200 if valid else 400)

@@ -61,7 +61,24 @@ def test_the_leaderboard_has_a_table_tab(client, make_user):
     assert [r.username for r in tables.context["board"].provisional] == [newcomer.username]
     assert tables.context["mode"] == RatingMode.TABLE
     assert 'data-testid="tab-table"' in tables.content.decode()
-    assert client.get("/leaderboard/", {"mode": "<x>"}).context["mode"] == RatingMode.DUEL
+    unknown = client.get("/leaderboard/", {"mode": "<x>"})
+    assert unknown.status_code == 400
+    assert unknown.context["mode"] == RatingMode.DUEL
+    assert 'data-testid="leaderboard-unknown"' in unknown.content.decode()
+
+
+def test_the_leaderboard_has_a_correspondence_tab_of_its_own(client, make_user):
+    live, correspondent = (make_user(next(NAMES)) for _ in range(2))
+    PlayerRating.objects.update_or_create(user=live, mode=RatingMode.DUEL, defaults={
+        "rating": 1700, "deviation": 60, "games": 30})
+    PlayerRating.objects.create(user=correspondent, mode=RatingMode.CORRESPONDENCE,
+                                rating=1600, deviation=60, games=20)
+
+    board = client.get("/leaderboard/", {"mode": "correspondence"})
+
+    assert board.status_code == 200
+    assert [r.username for r in board.context["board"].established] == [correspondent.username]
+    assert 'data-testid="tab-correspondence"' in board.content.decode()
 
 
 def test_a_player_s_profile_links_to_their_live_public_tables(client, make_user):

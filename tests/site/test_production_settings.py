@@ -52,3 +52,19 @@ def test_a_database_thread_count_that_is_not_a_positive_number_is_refused():
 
         assert result.returncode != 0
         assert f"DB_THREADS must be a whole number of at least 1, not '{bad}'" in result.stderr
+
+
+def test_the_urls_load_in_production_before_the_static_files_are_collected():
+    """The Celery worker and the management commands load the URLs but never collect the
+    static files: nothing at import may ask for a hashed static name (the manifest)."""
+    script = ("import tempfile, django; django.setup(); from django.conf import settings; "
+              "settings.STATIC_ROOT = tempfile.mkdtemp(); "  # nothing collected: no manifest
+              "from django.urls import reverse; print(reverse('favicon'), reverse('home'))")
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO_ROOT,
+        env={**os.environ, **PRODUCTION_ENV},
+        capture_output=True, text=True, timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["/favicon.ico", "/"]
