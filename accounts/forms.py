@@ -150,6 +150,15 @@ class LanguageForm(forms.Form):
         ]
 
 
+class SoundVolumeForm(forms.Form):
+    volume = forms.IntegerField(
+        label=_("Sound volume"), min_value=0, max_value=100,
+        help_text=_("0 mutes the sounds. Kept for every device you log in with."),
+        widget=forms.NumberInput(attrs={"type": "range", "step": 10,
+                                        "data-testid": "settings-sound-volume"}),
+    )
+
+
 class _WeakPasswordAtFirstField:
     """Django reports a weak new password at the confirmation field; show it at the field
     where it was typed first (a mismatch stays at the confirmation, where it belongs)."""

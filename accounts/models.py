@@ -7,6 +7,7 @@ non-empty e-mail addresses, because both are used to log in.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +33,12 @@ class User(AbstractUser):
     email = models.EmailField(_("email address"), blank=True)
     language = models.CharField(_("language"), max_length=10, blank=True)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # The volume of the site's sounds, 0 (muted) to 100, on every device the player logs in
+    # with; None until they choose one (each browser then keeps its own).
+    sound_volume = models.PositiveSmallIntegerField(
+        _("sound volume"), null=True, blank=True,
+        validators=[MaxValueValidator(100)],
+    )
 
     objects = CaseInsensitiveUserManager()
 

@@ -87,6 +87,18 @@ def user_language_change(*, user: User, language: str) -> User:
     return user
 
 
+def user_sound_volume_change(*, user: User, volume: int) -> User:
+    """Keep the volume of the player's sounds (0 mutes, 100 at most) for all their devices.
+
+    Raises ValidationError for a volume outside 0-100."""
+    if not 0 <= volume <= 100:
+        raise ValidationError({"volume": [_("The volume is a number from 0 to 100.")]})
+    if user.sound_volume != volume:
+        user.sound_volume = volume
+        user.save(update_fields=["sound_volume"])
+    return user
+
+
 def user_delete(*, user: User) -> None:
     """Delete an account at its owner's request: the row and everything personal go.
 

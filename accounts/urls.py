@@ -11,6 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.account_settings, name="settings"),
     path("settings/language/", views.language_change, name="language"),
+    path("settings/sound/", views.sound_volume_change, name="sound"),
     path("settings/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("settings/delete/", views.account_delete, name="delete"),
     path("password-reset/", views.PasswordResetView.as_view(), name="password_reset"),

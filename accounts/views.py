@@ -10,7 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import translation
@@ -29,6 +29,7 @@ from accounts.forms import (
     NewPasswordForm,
     ResetPasswordForm,
     SignupForm,
+    SoundVolumeForm,
     add_service_errors,
 )
 from accounts.models import RatingMode, User
@@ -38,6 +39,7 @@ from accounts.services import (
     user_email_change,
     user_language_change,
     user_login_failures_clear,
+    user_sound_volume_change,
 )
 from yourtrumps_site import i18n, ratelimit
 
@@ -156,6 +158,9 @@ def _settings_page(request: HttpRequest, *, status: int = 200, **forms: object) 
     context = {
         "email_form": EmailChangeForm(user=user),
         "language_form": LanguageForm(initial={"language": user.language}),
+        # Until the player chooses, the scripts' default (static/js/sound.js).
+        "sound_form": SoundVolumeForm(initial={"volume": user.sound_volume
+                                               if user.sound_volume is not None else 60}),
         **forms,
     }
     return render(request, "accounts/settings.html", context, status=status)
@@ -182,6 +187,29 @@ def language_change(request: HttpRequest) -> HttpResponse:
     response = redirect("accounts:settings")
     i18n.remember_language(response, user.language)
     return response
+
+
+@login_required
+@require_POST
+def sound_volume_change(request: HttpRequest) -> HttpResponse:
+    """Keep the player's sound volume. The pages' scripts post here and read JSON back
+    (`Accept: application/json`); the settings page's form is sent back to the settings."""
+    user: User = request.user  # type: ignore[assignment]
+    form = SoundVolumeForm(request.POST)
+    if form.is_valid():
+        try:
+            user_sound_volume_change(user=user, volume=form.cleaned_data["volume"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+    wants_json = "application/json" in request.headers.get("accept", "")
+    if not form.is_valid():
+        if wants_json:
+            return JsonResponse({"errors": form.errors.get_json_data()}, status=400)
+        return _settings_page(request, sound_form=form, status=400)
+    if wants_json:
+        return JsonResponse({"volume": user.sound_volume})
+    messages.success(request, _("Your sound volume has been saved."))
+    return redirect("accounts:settings")
 
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):

@@ -1,6 +1,8 @@
 // The site's sounds, made here with the Web Audio API (no recorded files): short tones for a
 // move, a take, the player's turn, low time, the end of a game and a challenge. The volume
-// (0 mutes) is kept in the browser's localStorage. Every call also announces itself as a
+// (0 mutes) is kept in the browser's localStorage and, for a signed-in player, in their
+// account (the page's `sound-volume` meta: the saved volume, where to save a new one), which
+// then wins on every device they log in with. Every call also announces itself as a
 // `yourtrumps:sound` event on the document ({ name, volume }), for tests and other scripts.
 //
 //   import { playSound } from "/static/js/sound.js";  playSound("challenge");
@@ -28,17 +30,38 @@ function storage() {
   try { return window.localStorage; } catch { return null; }
 }
 
-/** The volume, 0 (muted) to 100. */
+function accountSetting() {
+  return document.querySelector('meta[name="sound-volume"]');
+}
+
+const clampVolume = (volume) => Math.max(0, Math.min(100, Math.round(volume)));
+
+/** The volume, 0 (muted) to 100: the account's if the player has chosen one, else this
+ *  browser's. */
 export function soundVolume() {
+  const account = accountSetting();
+  if (account && account.content !== "" && Number.isFinite(Number(account.content))) {
+    return clampVolume(Number(account.content));
+  }
   const stored = storage() && storage().getItem(STORAGE_KEY);
   const volume = stored === null || stored === undefined ? DEFAULT_VOLUME : Number(stored);
   return Number.isFinite(volume) ? Math.max(0, Math.min(100, Math.round(volume))) : DEFAULT_VOLUME;
 }
 
-/** Keep a new volume (0 mutes) for this browser. */
+/** Keep a new volume (0 mutes) for this browser and, signed in, for the account. */
 export function setSoundVolume(volume) {
-  const clamped = Math.max(0, Math.min(100, Math.round(Number(volume) || 0)));
+  const clamped = clampVolume(Number(volume) || 0);
   if (storage()) storage().setItem(STORAGE_KEY, String(clamped));
+  const account = accountSetting();
+  if (account) {
+    account.content = String(clamped);
+    // A failed save leaves this browser's choice: the sound is not worth an error.
+    fetch(account.dataset.saveUrl, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRFToken": account.dataset.csrf },
+      body: new URLSearchParams({ volume: String(clamped) }),
+    }).catch(() => {});
+  }
   return clamped;
 }
 

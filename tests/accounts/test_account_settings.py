@@ -232,3 +232,32 @@ async def test_a_deactivated_users_websocket_session_is_anonymous(
         assert not (await get_user({"session": SessionStore(session.session_key)})).is_authenticated
     finally:
         await sync_to_async(connections.close_all)()
+
+
+def test_the_sound_volume_is_kept_for_the_account(client: Client,
+                                                   make_user: Callable[..., User]) -> None:
+    user = make_user()
+    client.force_login(user)
+    url = reverse("accounts:sound")
+
+    from_a_page = client.post(url, {"volume": "30"}, HTTP_ACCEPT="application/json")
+    refused = client.post(url, {"volume": "101"}, HTTP_ACCEPT="application/json")
+    not_a_number = client.post(url, {"volume": "loud"})
+    from_settings = client.post(url, {"volume": "0"})
+
+    assert from_a_page.json() == {"volume": 30}
+    assert refused.status_code == 400
+    assert "volume" in refused.json()["errors"]
+    assert not_a_number.status_code == 400  # the settings page again, with the error
+    assert from_settings.status_code == 302
+    user.refresh_from_db()
+    assert user.sound_volume == 0
+    assert 'name="sound-volume" content="0"' in client.get(SETTINGS).content.decode()
+
+
+def test_a_guest_keeps_the_volume_in_the_browser_only(client: Client) -> None:
+    response = client.post(reverse("accounts:sound"), {"volume": "30"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(LOGIN)
+    assert 'name="sound-volume"' not in client.get("/").content.decode()

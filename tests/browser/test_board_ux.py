@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from accounts.models import User
 from games.play import selectors, services
 from games.play.models import Match, Status
 from games.play.services import Player
@@ -384,3 +385,15 @@ def test_the_game_sounds_its_moves_turns_takes_and_end_at_the_kept_volume(user_p
     assert second.evaluate("window.heard") == ["turn", "move", "take", "end"]
     assert second.evaluate("window.heardVolume") == 0  # muted: announced, not played
     assert first.evaluate("localStorage.getItem('yourtrumps.soundVolume')") is None  # default
+
+    # The volume is Bob's, not his browser's: kept in his account, found on another device.
+    bob = User.objects.get(seats__match=_match, seats__index=1)
+    assert bob.sound_volume == 0
+    elsewhere = user_page(bob, **device)
+    elsewhere.goto("/accounts/settings/")
+    expect(elsewhere.get_by_test_id("settings-sound-volume")).to_have_value("0")
+    elsewhere.get_by_test_id("settings-sound-volume").fill("40")
+    elsewhere.get_by_test_id("sound-save").click()
+    elsewhere.goto(f"/game/{_match.pk}/")
+    expect(elsewhere.get_by_test_id("sound-volume")).to_have_value("40")
+    assert elsewhere.evaluate("localStorage.getItem('yourtrumps.soundVolume')") is None
