@@ -84,13 +84,18 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
             await self._error(errors.NOT_A_PLAYER, "this match is private", "connect")
             await self.close(code=4403)
             return
+        if seat is not None:
+            try:
+                await db_call(services.seat_presence_change, match_id=self.match_id,
+                              seat=seat, connected=True)
+            except PlayError:  # the match went away between the two reads
+                await self._error(errors.NOT_FOUND, "there is no such match", "connect")
+                await self.close(code=4404)
+                return
+            leases.hold(self.match_id, seat)
         self.seat = seat
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if seat is not None:
-            await db_call(services.seat_presence_change, match_id=self.match_id, seat=seat,
-                          connected=True)
-            leases.hold(self.match_id, seat)
         await self._send_state(await self._read_snapshot(), force=True)
 
     def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:

@@ -26,7 +26,7 @@ from games.rules.cards import CARD_NAMES, mask_codes
 from tests.games.replays.conftest import play_match
 from tests.games.sockets import session_cookie_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("matches_stopped")]
 
 CARD = re.compile(r"\b[6-9TJQKA][CDHS]\b")
 GAME_SECONDS = 240

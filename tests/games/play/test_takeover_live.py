@@ -16,7 +16,7 @@ from games.play.models import Match, Move, Seat, SeatResult, Status
 from games.play.services import Player
 from tests.games.sockets import MatchSocket
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("matches_stopped")]
 
 
 def test_the_worker_replaces_a_person_who_left_and_plays_their_seat_to_the_end(

@@ -96,7 +96,10 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
     assert sent == [("games.ai_move", (match.pk, 0))] * 2
 
     tasks.ai_move(match.pk, 0)  # the AI moves: now the (untimed) human is to move
-    assert Match.objects.get(pk=match.pk).due_at is None
+    moved = Match.objects.get(pk=match.pk)
+    # What is due now is the person's silence (the game's end after a day), not the AI.
+    assert moved.due_at == moved.turn_started_at + timedelta(
+        seconds=settings.GAMES_AI_GAME_SILENCE_SECONDS)
     watch_at(86_400)
     assert len(sent) == 2
 
