@@ -62,7 +62,20 @@ def matches_stopped(sockets_settled):
     moving while the flush truncates the tables can deadlock it. A task that comes after
     finds its match over and writes nothing."""
     yield
-    from games.play.models import Match, Status
+    import time
+
+    from games.play.models import Match, Move, Status
 
     Match.objects.filter(status__in=[Status.TRUMPS, Status.PLAYING]).update(
         status=Status.ABORTED, due_at=None)
+    # A move the worker had in hand is refused or lands now: wait until the moves and the
+    # matches stop changing for longer than the AI's slowest answer, briefly.
+    def mark() -> tuple[int, int]:
+        return Move.objects.count(), sum(Match.objects.values_list("version", flat=True))
+
+    deadline, last, still_since = time.monotonic() + 10, mark(), time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - still_since < 2.0:
+        time.sleep(0.1)
+        now = mark()
+        if now != last:
+            last, still_since = now, time.monotonic()
