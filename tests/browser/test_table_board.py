@@ -133,7 +133,10 @@ def play_to_the_end(page, match_id: int, viewer: int, *, keyboard: bool) -> int:
 
 
 def table_within_screen(page) -> None:
-    """Nothing on the table (seats, hands, pile) reaches past either edge of the screen."""
+    """Nothing on the table (seats, hands, pile) reaches past either edge of the screen, once
+    the cards have come to rest (a move's animation carries its cards across the table)."""
+    page.wait_for_function("""() => document.getAnimations().filter(
+        (a) => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition)).length === 0""")
     outside = page.evaluate("""() => [...document.querySelectorAll('.table, .table *')]
       .map((node) => node.getBoundingClientRect())
       .filter((box) => box.width && (box.left < -0.5 || box.right > innerWidth + 0.5)).length""")
