@@ -31,10 +31,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.bench_database import ensure_database  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yourtrumps_corr_bench"
 PLAYER = "correspondent"
@@ -51,21 +51,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--repeat", type=int, default=40, help="runs per measure")
     return parser.parse_args()
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    if "bench" not in name:
-        sys.exit(f"refusing to fill database {name!r}: its name must contain 'bench'")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                  [name]).fetchone():
-            connection.execute(f'CREATE DATABASE "{name}"')
-            print(f"created database {name}")
 
 
 def setup_django(url: str) -> None:

@@ -25,10 +25,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.bench_database import ensure_database  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yourtrumps_puzzles_bench"
 
@@ -43,20 +43,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--rebuild", action="store_true")
     return parser.parse_args()
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    if "bench" not in name:
-        sys.exit(f"refusing to fill database {name!r}: its name must contain 'bench'")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        if not connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                  [name]).fetchone():
-            connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def build(args: argparse.Namespace) -> None:

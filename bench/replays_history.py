@@ -32,10 +32,10 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.bench_database import ensure_database  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yourtrumps_bench"
 TIME_CONTROLS = [(60, 1), (180, 2), (300, 3), (600, 5), None]
@@ -57,22 +57,6 @@ def parse_args() -> argparse.Namespace:
                         help="also time the replay and history pages in Chromium, served by "
                         "daphne on the bench database (navigation start to board drawn)")
     return parser.parse_args()
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    if "bench" not in name:
-        sys.exit(f"refusing to fill database {name!r}: its name must contain 'bench'")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as connection:
-        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                                    [name]).fetchone()
-        if not exists:
-            connection.execute(f'CREATE DATABASE "{name}"')
-            print(f"created database {name}")
 
 
 def setup_django(url: str) -> None:
