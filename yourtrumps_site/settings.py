@@ -264,6 +264,14 @@ PUZZLES_SCAN_BATCH = 500
 # Of a finished site game only the last positions are examined: a full deal's proven wins
 # are near its end, and the proofs of the rest would cost a worker minutes for nothing.
 PUZZLES_GAME_LAST_POSITIONS = 40
+# The next puzzle: "easier" and "harder" aim this many points below or above the player's
+# rating (a guest, unrated, counts as a new player). A streak starts at the first target and
+# aims one step higher after each solve. A guest's session remembers this many puzzles played,
+# so that their next puzzle is a new one.
+PUZZLES_DIFFICULTY_POINTS = 300
+PUZZLES_STREAK_START = 900
+PUZZLES_STREAK_STEP = 75
+PUZZLES_GUEST_MEMORY = 500
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("games.replays.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.play.urls")),
+    path("puzzles/", include("games.puzzles.urls")),
     path("", include("games.matchmaking.urls")),
     path("", include("notifications.urls")),
 ]

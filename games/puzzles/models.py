@@ -113,3 +113,24 @@ class PuzzleScan(models.Model):
 
     def __str__(self) -> str:
         return f"scan of match {self.match_id}"
+
+
+class PuzzleStreak(models.Model):
+    """An account's puzzle streak: puzzles in a row of rising difficulty until the first
+    miss. ``puzzle`` is the one being played (chosen once, so reloading the page keeps it);
+    a guest's streak lives in their session instead (``games.puzzles.guests``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="puzzle_streak", verbose_name=_("user"))
+    current = models.PositiveIntegerField(_("current streak"), default=0)
+    best = models.PositiveIntegerField(_("best streak"), default=0)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+", verbose_name=_("puzzle in play"))
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("puzzle streak")
+        verbose_name_plural = _("puzzle streaks")
+
+    def __str__(self) -> str:
+        return f"streak of {self.user_id}: {self.current} (best {self.best})"

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.conf import settings
 from django.db.models import Exists, F, OuterRef
 
-from games.puzzles.models import Puzzle, PuzzleAttempt, theme_bits
+from accounts import ratings
+from accounts.models import RatingMode, User
+from accounts.selectors import rating_get
+from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleStreak, theme_bits
+from games.puzzles.players import Streak
 
 
 def puzzle_export_lines() -> Iterator[str]:
@@ -44,3 +49,26 @@ def puzzle_next(*, user_id: int | None, target: float, themes: tuple[str, ...] =
     if above is None or below is None:
         return above or below
     return above if above.rating - target <= target - below.rating else below
+
+
+def puzzle_get(*, puzzle_id: int) -> Puzzle | None:
+    return Puzzle.objects.filter(pk=puzzle_id).first()
+
+
+def puzzle_target(*, user: User | None, difficulty: str = "normal") -> float:
+    """The rating the next puzzle aims at: the player's puzzle rating (a guest's: a new
+    player's), ``PUZZLES_DIFFICULTY_POINTS`` lower for "easier" and higher for "harder"."""
+    rating = (float(rating_get(user=user, mode=RatingMode.PUZZLE).rating) if user is not None
+              else ratings.START_RATING)
+    offset = {"easier": -1, "harder": 1}.get(difficulty, 0)
+    return rating + offset * settings.PUZZLES_DIFFICULTY_POINTS
+
+
+def puzzle_attempt_of(*, user: User, puzzle_id: int) -> PuzzleAttempt | None:
+    """The account's (one) attempt at the puzzle, if it has played it."""
+    return PuzzleAttempt.objects.filter(user=user, puzzle_id=puzzle_id).first()
+
+
+def streak_get(*, user: User) -> Streak:
+    row = PuzzleStreak.objects.filter(user=user).first()
+    return Streak(row.current, row.best, row.puzzle_id) if row is not None else Streak()

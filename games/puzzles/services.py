@@ -1,5 +1,6 @@
 """Every write of the puzzles: storing found puzzles, cutting them from a finished match,
-generating them (finished games first, then AI self-play).
+generating them (finished games first, then AI self-play), the end of a play (its attempt,
+rated for an account, and the streak) and the choice of a streak's puzzle.
 
 Storing is idempotent: a puzzle is its position (``Puzzle.tpn`` is unique), so a task run
 twice, or two generators at once, store each position once.
@@ -21,7 +22,16 @@ from games.ai.puzzles import Puzzle as FoundPuzzle
 from games.ai.puzzles import PuzzleFinder, SelfPlay, self_play_puzzles
 from games.play.models import Match, Status, Variant
 from games.play.selectors import match_game
-from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleScan, Source, theme_bits
+from games.puzzles.models import (
+    Puzzle,
+    PuzzleAttempt,
+    PuzzleScan,
+    PuzzleStreak,
+    Source,
+    theme_bits,
+)
+from games.puzzles.players import GuestPuzzles, Streak
+from games.puzzles.selectors import puzzle_next
 from games.rules.moves import format_move_code
 
 
@@ -151,3 +161,82 @@ def puzzle_attempt_record(*, puzzle_id: int, user: User | None, solved: bool,
         puzzle.plays += 1
         puzzle.save(update_fields=["rating", "deviation", "volatility", "plays"])
     return AttemptResult(attempt, attempt.rating_before, attempt.rating_after, True)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEnd:
+    """How a play of a puzzle ended, as recorded."""
+
+    first: bool
+    """This play decided the attempt; False: it had been decided before (nothing changed)."""
+    solved: bool
+    """The attempt's result as recorded (an earlier one's, when not ``first``)."""
+    rating_before: float | None
+    rating_after: float | None
+    """The player's puzzle rating; None for a guest."""
+    streak: Streak | None
+    """The streak after it, when the puzzle was the streak's."""
+
+
+def puzzle_play_end(*, puzzle_id: int, user: User | None, guest: GuestPuzzles | None,
+                    solved: bool) -> PlayEnd:
+    """End a play of a puzzle, once: the attempt (rated for an account), and the streak
+    whose puzzle it was. A second end of the same puzzle (a retried request, a second tab,
+    the solution asked for after the end) changes nothing and returns the first. A guest's
+    part is ``guest`` (the caller keeps it in the session). Raises ``Puzzle.DoesNotExist``."""
+    if user is None:
+        if guest is None:
+            raise ValueError("a guest's play needs the guest's puzzles")
+        earlier = guest.played.get(puzzle_id)
+        if earlier is not None:
+            return PlayEnd(False, earlier, None, None, None)
+        puzzle_attempt_record(puzzle_id=puzzle_id, user=None, solved=solved)
+        guest.remember(puzzle_id, solved)
+        if guest.streak.puzzle_id != puzzle_id:
+            return PlayEnd(True, solved, None, None, None)
+        guest.streak = guest.streak.after(solved=solved)
+        return PlayEnd(True, solved, None, None, guest.streak)
+    with transaction.atomic():
+        result = puzzle_attempt_record(puzzle_id=puzzle_id, user=user, solved=solved)
+        streak = None
+        if result.first:
+            row = PuzzleStreak.objects.select_for_update().filter(user=user,
+                                                                  puzzle_id=puzzle_id).first()
+            if row is not None:
+                streak = Streak(row.current, row.best).after(solved=solved)
+                row.current, row.best, row.puzzle = streak.current, streak.best, None
+                row.save(update_fields=["current", "best", "puzzle", "updated_at"])
+    return PlayEnd(result.first, result.attempt.solved, result.rating_before,
+                   result.rating_after, streak)
+
+
+def streak_puzzle(*, user: User | None, guest: GuestPuzzles | None) -> tuple[Puzzle | None,
+                                                                            Streak]:
+    """The puzzle the player's streak is at, chosen now if none is (the one nearest the
+    streak's target never played), and the streak. An account's choice is stored, so the
+    page shows the same puzzle until it is played; a guest's goes into ``guest``."""
+    if user is None:
+        if guest is None:
+            raise ValueError("a guest's streak needs the guest's puzzles")
+        streak = guest.streak
+        current = streak.puzzle_id
+        if current is not None and current not in guest.played:
+            puzzle = Puzzle.objects.filter(pk=current).first()
+            if puzzle is not None:
+                return puzzle, streak
+        puzzle = puzzle_next(user_id=None, target=streak.target, exclude=guest.exclude)
+        guest.streak = streak.with_puzzle(puzzle.pk if puzzle is not None else None)
+        return puzzle, guest.streak
+    with transaction.atomic():
+        PuzzleStreak.objects.get_or_create(user=user)
+        row = PuzzleStreak.objects.select_for_update().get(user=user)
+        streak = Streak(row.current, row.best, row.puzzle_id)
+        if row.puzzle_id is not None and not PuzzleAttempt.objects.filter(
+                user=user, puzzle_id=row.puzzle_id).exists():
+            kept = Puzzle.objects.filter(pk=row.puzzle_id).first()
+            if kept is not None:
+                return kept, streak
+        puzzle = puzzle_next(user_id=user.pk, target=streak.target)
+        row.puzzle = puzzle
+        row.save(update_fields=["puzzle", "updated_at"])
+    return puzzle, streak.with_puzzle(puzzle.pk if puzzle is not None else None)
