@@ -21,6 +21,7 @@ const solutionAt = document.getElementById("solution-at");
 const played = []; // the player's moves so far: the server follows the line from them
 let version = 0; // the board keeps to the newest version: every state shown is newer
 let busy = false;
+let queued = null; // a move chosen ahead (a premove) while the last answer is still shown
 let solution = null; // the solution's states, once asked for
 let step = 0;
 
@@ -102,7 +103,8 @@ function showEnd(end) {
 }
 
 async function sendMove(move) {
-  if (busy || over()) return;
+  if (over()) return;
+  if (busy) { queued = move; return; }
   busy = true;
   try {
     const data = await post(config.moveUrl, { moves: [...played, move].join(" ") });
@@ -125,6 +127,11 @@ async function sendMove(move) {
     board.render(); // the cards the refused move disabled are enabled again
   } finally {
     busy = false;
+  }
+  if (queued) {
+    const next = queued;
+    queued = null;
+    sendMove(next);
   }
 }
 
