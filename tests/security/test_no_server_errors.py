@@ -33,6 +33,7 @@ from games.matchmaking import tables
 from games.play import services
 from games.play.services import Player
 from games.replays.services import record_export
+from tests.games.puzzles.made import THREE_MOVES, stored
 from tests.security import tally
 from tests.support.matches import moves_played
 from tests.support.site_map import form_fields, route_forms, routes
@@ -157,12 +158,14 @@ def world(django_user_model):
     table = tables.table_create(user=host, players=4, time_control="untimed", rated=False,
                                 public=False)
     records = [record_export(match=finished), record_export(match=live)]
+    puzzle = stored(THREE_MOVES, match=finished)
     return {
         "users": {"guest": None, "player": player, "staff": staff},
         "values": {"match_id": [str(finished.pk), str(live.pk), "0"],
                    "username": ["fuzzer", "other", "FUZZER"],
                    "token": [challenge.token, table.token], "uidb64": ["MQ", "x"],
-                   "object_id": [str(player.pk), "x"]},
+                   "object_id": [str(player.pk), "x"],
+                   "puzzle_id": [str(puzzle.pk), "0"]},
         "records": records,
     }
 
@@ -304,8 +307,10 @@ def test_the_walks_cover_the_site():
     names = {route.name for route in routes()}
     assert {"home", "replays:replay", "replays:import", "matchmaking:challenge",
             "matchmaking:table", "matchmaking:table_join", "accounts:login",
-            "admin:index"} <= names
-    assert {"ply", "date_from", "text", "file", "page", "pool", "seat"} <= set(form_fields())
+            "puzzles:next", "puzzles:show", "puzzles:move", "puzzles:solution",
+            "puzzles:daily", "puzzles:streak", "admin:index"} <= names
+    assert {"ply", "date_from", "text", "file", "page", "pool", "seat", "themes",
+            "rating_min", "moves"} <= set(form_fields())
 
 
 # --- the cases that failed once ---------------------------------------------------------------
