@@ -152,7 +152,7 @@ def test_a_theme_filter_chooses_the_puzzle(user_page, width):
     page.get_by_label("Take to win").check()
     page.get_by_test_id("filter-submit").click()
     expect(page.get_by_test_id("puzzle-theme").first).to_have_text("Take to win")
-    assert f"/puzzles/?" in page.url
+    assert "/puzzles/?" in page.url
     expect(page.get_by_label("Take to win")).to_be_checked()
     expect(page.locator("h1")).to_have_text(f"Puzzle {take.pk}")
     # The next puzzle keeps the filters: none is left with that theme.

@@ -50,7 +50,8 @@ def test_a_right_move_gets_the_reply_and_the_last_one_solves_rated_once(alice_cl
     done = play(alice_client, puzzle, "AC", "AH").json()
     assert done["outcome"] == "solved"
     assert done["states"][-1]["status"] == "finished"
-    assert done["end"]["first"] and done["end"]["solved"]
+    assert done["end"]["first"]
+    assert done["end"]["solved"]
     assert done["end"]["delta"] > 0
     again = play(alice_client, puzzle, "AC", "AH").json()  # a retried request
     assert again["end"]["first"] is False
@@ -131,7 +132,8 @@ def test_the_solution_before_the_end_is_a_miss_and_after_it_changes_nothing(alic
     shown = alice_client.post(f"/puzzles/{puzzle.pk}/solution").json()
     assert [state["ply"] for state in shown["states"]] == [0, 1, 2, 3]
     assert all(state["legal_moves"] == [] for state in shown["states"])
-    assert shown["end"]["first"] and not shown["end"]["solved"]
+    assert shown["end"]["first"]
+    assert not shown["end"]["solved"]
     again = alice_client.post(f"/puzzles/{puzzle.pk}/solution").json()
     assert again["end"]["first"] is False
     assert PlayerRating.objects.get(user=alice, mode=RatingMode.PUZZLE).games == 1
