@@ -58,7 +58,8 @@ class GuestPuzzles:
         if not isinstance(raw, dict):
             return cls()
         played = {}
-        for item in raw.get("played") if isinstance(raw.get("played"), list) else []:
+        items = raw.get("played")
+        for item in items if isinstance(items, list) else []:
             if (isinstance(item, list) and len(item) == 2 and _count(item[0])
                     and isinstance(item[1], bool)):
                 played[item[0]] = item[1]

@@ -6,8 +6,8 @@ A step accepts every move the solver proved winning, interchangeable cards inclu
 (``games.ai.puzzles.equivalence``); the stored line goes on from the move it shows. When the
 player chose another of the accepted moves, the cards it swapped are swapped through the rest
 of the line: the two lines differ only by cards no other card in play separates. The one case
-where that cannot hold, a reply beating one of those cards with the other, ends the puzzle
-as solved at the player's proven move.
+where that cannot hold (one of those cards beating the other later in the line: the swapped
+move is not legal) ends the puzzle as solved at the player's last move, proven winning.
 """
 
 from __future__ import annotations
@@ -144,8 +144,10 @@ def puzzle_follow(*, tpn: str, solution: list[dict[str, Any]], moves: list[str])
             continue
         _play(state, reply, plies)
         step += 1
-        if step >= len(solution) or state.is_over():
-            outcome = "solved"  # a stored line ends with the player's move; kept safe
+        if step >= len(solution) or state.is_over() or not any(
+                state.illegal_reason(_mapped(parse_move_code(str(move)), cards)) is None
+                for move in solution[step]["accepted"]):
+            outcome = "solved"
     return Progress(start, player, tuple(plies), outcome, new_from)
 
 
