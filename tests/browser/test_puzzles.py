@@ -160,3 +160,19 @@ def test_a_theme_filter_chooses_the_puzzle(user_page, width):
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "right")
     assert fits(page)
     assert problems == []
+
+
+@pytest.mark.parametrize("language", ["pl", "ru", "eu"])
+def test_the_puzzle_page_in_every_language_at_phone_width(new_page, language):
+    puzzle = stored(THREE_MOVES)
+    page = new_page(**PHONE, locale=language, extra_http_headers={"Accept-Language": language})
+    problems = watched(page)
+    page.goto(f"/puzzles/{puzzle.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    card(page, "AH").click()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "failed")
+    said = page.get_by_test_id("verdict").inner_text()
+    assert "does not win" not in said
+    assert "Puzzle failed" not in said
+    assert fits(page)
+    assert problems == []
