@@ -121,7 +121,7 @@ def play_templates(count: int, seed: int) -> list[dict]:
                 "trumps": trumps,
                 "deal": game.start.tpn(),
                 "final": game.state.tpn(),
-                "moves": [(str(m), mover) for m, mover in zip(game.moves, _movers(game),
+                "moves": [(str(m), mover) for m, mover in zip(game.moves, game.movers(),
                                                                strict=True)],
                 "loser": outcome.loser,
                 "termination": outcome.termination.value,
@@ -129,15 +129,6 @@ def play_templates(count: int, seed: int) -> list[dict]:
             }
         )
     return templates
-
-
-def _movers(game) -> list[int]:  # type: ignore[no-untyped-def]
-    state = game.start.clone()
-    movers = []
-    for code in game.move_codes:
-        movers.append(state.to_move)
-        state.apply_code(code)
-    return movers
 
 
 def _copy(cursor, table: str, columns: list[str], rows) -> None:  # type: ignore[no-untyped-def]
