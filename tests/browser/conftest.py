@@ -41,6 +41,16 @@ def user_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
     return open_as
 
 
+@pytest.fixture
+def player_page(user_page):
+    """A page whose browser context is logged in as a new user of that name."""
+
+    def open_as(name: str):
+        return user_page(get_user_model().objects.create_user(name, password="pw-Xk39-long"))
+
+    return open_as
+
+
 @pytest.fixture(scope="module")
 def orm_beside_playwright() -> Iterator[None]:
     """Let the ORM run beside sync Playwright's event loop (this thread is not async). A module
