@@ -1,5 +1,6 @@
 """The PostgreSQL database a bench fills: created if missing, and only one whose name says it
-is for benches (a bench writes thousands of rows and must never touch a real database)."""
+is for benches (a bench writes thousands of rows and must never touch a real database); and
+Django set up on it."""
 
 from __future__ import annotations
 
@@ -21,3 +22,20 @@ def ensure_database(url: str) -> None:
         if not exists:
             connection.execute(f'CREATE DATABASE "{name}"')
             print(f"created database {name}")
+
+
+def setup_django(url: str) -> None:
+    """Django on the bench's database, with the embedded cache and channel layer (nothing else
+    is needed), answering the test client's host. No setup_test_environment: its instrumented
+    template rendering would add its own cost to every page measured."""
+    import os
+
+    os.environ["DATABASE_URL"] = url
+    os.environ["REDIS_URL"] = ""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "yourtrumps_site.settings"
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.ALLOWED_HOSTS = ["testserver"]

@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_database import ensure_database  # noqa: E402
+from bench.bench_database import ensure_database, setup_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yourtrumps_corr_bench"
 PLAYER = "correspondent"
@@ -51,18 +51,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--repeat", type=int, default=40, help="runs per measure")
     return parser.parse_args()
-
-
-def setup_django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ["REDIS_URL"] = ""  # the embedded cache and channel layer: nothing else needed
-    os.environ["DJANGO_SETTINGS_MODULE"] = "yourtrumps_site.settings"
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    settings.ALLOWED_HOSTS = ["testserver"]
 
 
 def build(args: argparse.Namespace) -> None:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_database import ensure_database  # noqa: E402
+from bench.bench_database import ensure_database, setup_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yourtrumps_bench"
 TIME_CONTROLS = [(60, 1), (180, 2), (300, 3), (600, 5), None]
@@ -57,20 +57,6 @@ def parse_args() -> argparse.Namespace:
                         help="also time the replay and history pages in Chromium, served by "
                         "daphne on the bench database (navigation start to board drawn)")
     return parser.parse_args()
-
-
-def setup_django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ["REDIS_URL"] = ""  # the embedded cache and channel layer: nothing else needed
-    os.environ["DJANGO_SETTINGS_MODULE"] = "yourtrumps_site.settings"
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    # The test client's host. (No setup_test_environment: its instrumented template
-    # rendering would add its own cost to every page measured.)
-    settings.ALLOWED_HOSTS = ["testserver"]
 
 
 # --- the games ----------------------------------------------------------------------------------
@@ -121,7 +107,7 @@ def play_templates(count: int, seed: int) -> list[dict]:
                 "trumps": trumps,
                 "deal": game.start.tpn(),
                 "final": game.state.tpn(),
-                "moves": [(str(m), mover) for m, mover in zip(game.moves, _movers(game),
+                "moves": [(str(m), mover) for m, mover in zip(game.moves, game.movers(),
                                                                strict=True)],
                 "loser": outcome.loser,
                 "termination": outcome.termination.value,
@@ -129,15 +115,6 @@ def play_templates(count: int, seed: int) -> list[dict]:
             }
         )
     return templates
-
-
-def _movers(game) -> list[int]:  # type: ignore[no-untyped-def]
-    state = game.start.clone()
-    movers = []
-    for code in game.move_codes:
-        movers.append(state.to_move)
-        state.apply_code(code)
-    return movers
 
 
 def _copy(cursor, table: str, columns: list[str], rows) -> None:  # type: ignore[no-untyped-def]

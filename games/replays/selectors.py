@@ -130,23 +130,13 @@ def _cards(mask: int) -> str:
     return text
 
 
-def _movers(game: Game) -> list[int]:
-    """Who played each move."""
-    state = game.start.clone()
-    movers = []
-    for code in game.move_codes:
-        movers.append(state.to_move)
-        state.apply_code(code)
-    return movers
-
-
 def _clock_timings(game: Game, spent: Sequence[int], initial_ms: int,
                    increment_ms: int) -> list[PlyTiming]:
     """Every seat's clock after each move, as the server counts them: the mover's clock
     loses the time spent and gains the increment."""
     clocks: list[int | None] = [initial_ms] * game.n_players
     timings = []
-    for mover, ms in zip(_movers(game), spent, strict=True):
+    for mover, ms in zip(game.movers(), spent, strict=True):
         value = clocks[mover]
         assert value is not None
         clocks[mover] = value - ms + increment_ms

@@ -126,6 +126,15 @@ class Game:
             state.apply_code(code)
         return state
 
+    def movers(self) -> list[int]:
+        """The seat that played each move, in order."""
+        state = self.start.clone()
+        movers = []
+        for code in self._codes:
+            movers.append(state.to_move)
+            state.apply_code(code)
+        return movers
+
     def position_keys(self) -> list[PositionKey]:
         """``State.key()`` of every position the game has been in, in order: the start
         first, the current position last (what repetition counts)."""

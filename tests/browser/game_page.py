@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from playwright.sync_api import expect
 
 from games.play.models import Seat
+
+MATCH_URL = re.compile(r"/game/(\d+)/$")
+
+
+def match_id_of(page) -> int:
+    # The match page is live play's: that the browser went there is what is checked here,
+    # not how fast that page loads on a busy machine.
+    page.wait_for_url(MATCH_URL, wait_until="commit", timeout=30_000)
+    return int(MATCH_URL.search(page.url).group(1))
+
+
+def players_of(match_id: int) -> set[str]:
+    return set(Seat.objects.filter(match_id=match_id).values_list("user__username", flat=True))
 
 
 def wait_sockets_closed() -> None:

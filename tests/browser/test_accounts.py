@@ -41,14 +41,8 @@ def server(
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _orm_beside_playwright(server: ManagedProcess) -> Iterator[None]:
-    """Sync Playwright keeps an event loop running in this thread, which Django takes for an
-    async context and so refuses the ORM (creating users here, flushing the database after
-    each test). Nothing here is async, so allow it; set after the server started, so that
-    the server's own process keeps the check."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+def _server_then_orm(server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """Start this module's server first, then let the ORM run beside Playwright."""
 
 
 @pytest.fixture

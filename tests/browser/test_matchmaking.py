@@ -4,29 +4,20 @@ players on the same match page."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
-from games.play.models import Seat
+from tests.browser.game_page import match_id_of, players_of
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MATCH_URL = re.compile(r"/game/(\d+)/$")
-
 
 @pytest.fixture(scope="module", autouse=True)
-def _orm_beside_playwright(asgi_server: ManagedProcess) -> Iterator[None]:
-    """Sync Playwright runs an event loop in this thread, which Django takes for an async
-    context; nothing here is async, so allow the ORM (the server keeps its own check)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+def _server_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """Start the server first, then let the ORM run beside Playwright."""
 
 
 @pytest.fixture(autouse=True)
@@ -35,35 +26,6 @@ def _servers_quiet_before_the_flush() -> Iterator[None]:
     handling their sockets before the database is flushed."""
     yield
     wait_until_servers_are_quiet()
-
-
-@pytest.fixture
-def player_page(new_page: Callable[..., object], asgi_server: ManagedProcess):
-    """A page whose browser context is logged in as a new user of that name."""
-
-    def open_as(name: str):
-        user = get_user_model().objects.create_user(name, password="pw-Xk39-long")
-        client = Client()
-        client.force_login(user)
-        page = new_page()
-        page.context.add_cookies([{
-            "name": "sessionid", "value": client.cookies["sessionid"].value,
-            "url": asgi_server.extra["url"],
-        }])
-        return page
-
-    return open_as
-
-
-def match_id_of(page) -> int:
-    # The match page is live play's: that the browser went there is what is checked here,
-    # not how fast that page loads on a busy machine.
-    page.wait_for_url(MATCH_URL, wait_until="commit", timeout=30_000)
-    return int(MATCH_URL.search(page.url).group(1))
-
-
-def players_of(match_id: int) -> set[str]:
-    return set(Seat.objects.filter(match_id=match_id).values_list("user__username", flat=True))
 
 
 def test_two_players_joining_one_pool_land_in_the_same_match(player_page):

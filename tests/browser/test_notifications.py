@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.test_matchmaking import match_id_of, player_page, players_of  # noqa: F401
+from tests.browser.game_page import match_id_of, players_of
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
@@ -18,10 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _orm_beside_playwright(asgi_server: ManagedProcess) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-        yield
+def _server_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """Start the server first, then let the ORM run beside Playwright."""
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +34,7 @@ def listening(page) -> None:
 
 
 def test_a_challenge_reaches_the_profile_page_with_accept_and_the_badge_follows_live(
-    player_page,  # noqa: F811
+    player_page,
 ):
     anna, boris = player_page("anna"), player_page("boris")
     errors: list[str] = []

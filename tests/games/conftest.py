@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
+
+from tests.support.users import user_factory
 
 # Seat 0 leads 7C; seat 1 beats with 8C and lays KD; seat 0 cannot beat KD and takes 3;
 # seat 1 leads its last card 6D, is out and wins. Four plies: lead, beat, take, lead.
@@ -20,13 +21,7 @@ def at(seconds: float) -> datetime:
 
 @pytest.fixture
 def make_user(db):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None):
-        name = name or f"player{next(counter)}"
-        return get_user_model().objects.create_user(name, password="pw-Xk39-long")
-
-    return make
+    return user_factory("player")
 
 
 @pytest.fixture

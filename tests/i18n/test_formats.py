@@ -11,21 +11,16 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
-from accounts.services import user_create
 from games.matchmaking import services as matchmaking
 from games.play.services import Player
 from games.play.time_control import UNTIMED, TimeControl
 from games.replays.services import record_export
 from tests.games.replays.conftest import play_match
 from tests.games.replays.test_history import finished
+from tests.support.users import account_create
 from yourtrumps_site.i18n import plural_labels
 
 pytestmark = pytest.mark.django_db
-
-
-def make_user(username: str):  # type: ignore[no-untyped-def]
-    return user_create(username=username, email=f"{username}@example.com",
-                       password="x-Pw-4471-q")
 
 
 @pytest.mark.parametrize(
@@ -61,7 +56,7 @@ def time_control_shown(html: str) -> str:
 
 def test_a_replay_and_its_imported_record_show_the_time_control_alike() -> None:
     """The imported record's clock was written "180s+2s"; both pages now say "3+2"."""
-    match = play_match([Player(user=make_user("alice")), Player(user=make_user("bob"))],
+    match = play_match([Player(user=account_create("alice")), Player(user=account_create("bob"))],
                        moves=6, time_control=TimeControl(180, 2))
     client = Client(headers={"accept-language": "ru"})
     replay = client.get(f"/game/{match.pk}/replay").content.decode()
@@ -82,7 +77,7 @@ def test_a_replay_and_its_imported_record_show_the_time_control_alike() -> None:
 def test_the_challenge_expires_at_a_time_written_the_languages_way(
     language: str, shown: str
 ) -> None:
-    anna = make_user("anna")
+    anna = account_create("anna")
     challenge = matchmaking.challenge_create(challenger=anna, challenged=None,
                                              time_control="1+1", rated=False)
     tomorrow = timezone.now() + timedelta(days=1)
@@ -109,7 +104,7 @@ def test_the_challenge_expires_at_a_time_written_the_languages_way(
 def test_the_history_counts_in_each_languages_plural_forms(
     language: str, count: str, players: str, more_than: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    alice, bob, carol = account_create("alice"), account_create("bob"), account_create("carol")
     finished(alice, bob)
     finished(alice, bob, carol, n=3, days=1)
     client = Client(headers={"accept-language": language})

@@ -13,7 +13,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.models import User
-from accounts.services import user_create
+from tests.support.users import account_create
 
 pytestmark = pytest.mark.django_db
 
@@ -23,14 +23,6 @@ RULES_TITLE = {
     "ru": "Как играть в «Свои козыри»",
     "eu": "Nola jokatu Svoi Kozyri",
 }
-
-
-def make_user(username: str = "anna", language: str = "") -> User:
-    user = user_create(username=username, email=f"{username}@example.com", password="x-Pw-4471-q")
-    if language:
-        user.language = language
-        user.save(update_fields=["language"])
-    return user
 
 
 def logged_in(user: User) -> Client:
@@ -73,18 +65,18 @@ def test_the_footer_cookie_wins_over_the_browser() -> None:
 
 
 def test_a_players_saved_language_wins_over_cookie_and_browser() -> None:
-    client = logged_in(make_user(language="pl"))
+    client = logged_in(account_create(language="pl"))
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "eu"
     assert page_language(client, accept_language="ru") == "pl"
 
 
 def test_a_player_who_never_chose_gets_the_browsers_language() -> None:
-    client = logged_in(make_user(language=""))
+    client = logged_in(account_create(language=""))
     assert page_language(client, accept_language="ru") == "ru"
 
 
 def test_a_saved_language_that_is_no_longer_offered_is_ignored() -> None:
-    client = logged_in(make_user(language="de"))
+    client = logged_in(account_create(language="de"))
     assert page_language(client, accept_language="eu") == "eu"
 
 
@@ -101,7 +93,7 @@ def test_switching_returns_to_the_same_page_and_keeps_the_choice() -> None:
 
 
 def test_switching_saves_the_choice_on_the_account_for_every_device() -> None:
-    user = make_user(language="")
+    user = account_create(language="")
     client = logged_in(user)
     response = client.post("/i18n/setlang/", {"language": "eu", "next": "/@/anna"})
     assert response["Location"] == "/@/anna"
@@ -112,7 +104,7 @@ def test_switching_saves_the_choice_on_the_account_for_every_device() -> None:
 
 
 def test_an_unknown_language_changes_nothing() -> None:
-    user = make_user(language="pl")
+    user = account_create(language="pl")
     client = logged_in(user)
     response = client.post("/i18n/setlang/", {"language": "xx", "next": "/rules/"})
     assert response.status_code == 302
@@ -164,7 +156,7 @@ def test_the_footer_names_every_language_in_that_language(language: str) -> None
     ],
 )
 def test_dates_are_written_the_languages_way(language: str, joined: str) -> None:
-    user = make_user()
+    user = account_create()
     User.objects.filter(pk=user.pk).update(date_joined=datetime(2026, 3, 5, 12, tzinfo=UTC))
     html = Client().get("/@/anna", headers={"accept-language": language}).content.decode()
     assert re.search(r'data-testid="joined"><time [^>]*>' + re.escape(joined) + "</time>", html)
@@ -186,7 +178,7 @@ def test_dates_are_written_the_languages_way(language: str, joined: str) -> None
 def test_the_password_reset_email_is_in_the_accounts_language(
     saved: str, asked_in: str, subject: str, greeting: str
 ) -> None:
-    make_user(language=saved)
+    account_create(language=saved)
     response = Client().post(
         "/accounts/password-reset/", {"email": "anna@example.com"},
         headers={"accept-language": asked_in},
@@ -207,7 +199,7 @@ def settings_select(client: Client, **headers: str) -> str:
 
 
 def test_the_settings_page_offers_every_language_by_its_own_name() -> None:
-    client = logged_in(make_user(language="eu"))
+    client = logged_in(account_create(language="eu"))
     select = settings_select(client)
     assert 'data-testid="settings-language"' in select
     assert '<option value="">Nabigatzaileak nahiago duen hizkuntza</option>' in select
@@ -217,7 +209,7 @@ def test_the_settings_page_offers_every_language_by_its_own_name() -> None:
 
 
 def test_the_language_saved_in_the_settings_wins_on_every_device() -> None:
-    user = make_user(language="")
+    user = account_create(language="")
     client = logged_in(user)
     response = client.post("/accounts/settings/language/", {"language": "ru"},
                            headers={"accept-language": "pl"})
@@ -235,7 +227,7 @@ def test_the_language_saved_in_the_settings_wins_on_every_device() -> None:
 
 
 def test_choosing_the_browsers_language_in_the_settings_forgets_the_choice() -> None:
-    user = make_user(language="ru")
+    user = account_create(language="ru")
     client = logged_in(user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
     client.post("/accounts/settings/language/", {"language": ""},
@@ -249,7 +241,7 @@ def test_choosing_the_browsers_language_in_the_settings_forgets_the_choice() -> 
 
 
 def test_a_language_the_site_does_not_offer_is_refused_at_the_field() -> None:
-    user = make_user(language="pl")
+    user = account_create(language="pl")
     client = logged_in(user)
     response = client.post("/accounts/settings/language/", {"language": "de"})
     assert response.status_code == 400
@@ -260,7 +252,7 @@ def test_a_language_the_site_does_not_offer_is_refused_at_the_field() -> None:
 
 
 def test_the_footer_switch_shows_in_the_settings() -> None:
-    client = logged_in(make_user(language="pl"))
+    client = logged_in(account_create(language="pl"))
     client.post("/i18n/setlang/", {"language": "eu", "next": "/accounts/settings/"})
     assert 'value="eu" selected' in settings_select(client)
 
@@ -280,7 +272,7 @@ def test_the_language_setting_needs_a_login() -> None:
     ],
 )
 def test_form_errors_are_translated(language: str, error: str) -> None:
-    make_user()
+    account_create()
     response = Client().post(
         "/accounts/login/", {"username": "anna", "password": "wrong-password"},
         headers={"accept-language": language},
@@ -315,7 +307,7 @@ def test_a_websocket_gets_the_language_a_page_would(
 ) -> None:
     from yourtrumps_site.i18n import language_for_scope
 
-    user = make_user(language=saved)
+    user = account_create(language=saved)
     assert language_for_scope(scope(user, cookie, accept_language)) == expected
 
 

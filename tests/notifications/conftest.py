@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.play import services
 from games.play.services import Player
+from tests.support.users import user_factory
 
 
 @pytest.fixture(autouse=True)
@@ -19,14 +19,7 @@ def _fresh_rate_limits(db):
 
 @pytest.fixture
 def make_user(db):
-    counter = iter(range(1, 100_000))
-
-    def make(name: str | None = None, **fields):
-        name = name or f"nf{next(counter)}"
-        fields.setdefault("email", f"{name}@example.com")
-        return get_user_model().objects.create_user(name, password="pw-Xk39-long", **fields)
-
-    return make
+    return user_factory("nf", with_email=True)
 
 
 @pytest.fixture

@@ -69,6 +69,12 @@ def test_position_at_replays_any_ply() -> None:
         game.position_at(4)
 
 
+def test_movers_names_the_seat_that_played_each_move() -> None:
+    game = Game.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -", ["6H-KD", "+3", "TH"])
+    assert game.movers() == [1, 0, 1]
+    assert Game.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -").movers() == []
+
+
 def test_clone_is_independent() -> None:
     game = Game.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -", ["6H-KD"])
     copy = game.clone()

@@ -5,18 +5,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.contrib.auth import get_user_model
+
+from tests.support.users import user_factory
 
 
 @pytest.fixture
 def make_user(db):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None, **extra):
-        name = name or f"sec{next(counter)}"
-        return get_user_model().objects.create_user(name, password="pw-Xk39-long", **extra)
-
-    return make
+    return user_factory("sec")
 
 
 @pytest.fixture
