@@ -95,3 +95,31 @@ def test_a_resignation_racing_a_move_leaves_one_consistent_match(alice, bob):
     assert match.status == Status.FINISHED
     assert match.termination == TerminationReason.RESIGNATION
     assert Move.objects.filter(match=match).count() == match.ply <= 1
+
+
+def test_the_last_acceptances_of_a_table_s_draw_sent_at_once_finish_it_once(make_user):
+    from accounts.models import PlayerRating, RatingMode
+
+    for round_ in range(4):
+        users = [make_user() for _ in range(3)]
+        match = services.match_create(players=[Player(user=u) for u in users], rated=True,
+                                      seed=round_, trumps="SHD", now=T0)
+        services.match_draw_offer(match_id=match.pk, seat=0, now=at(1))
+        if round_ % 2:
+            # The two who must answer both accept at once: the second to get the lock ends it.
+            calls = [lambda seat=seat, m=match.pk: services.match_draw_accept(
+                match_id=m, seat=seat, now=at(2)) for seat in (1, 2)]
+        else:
+            # The last one's acceptance arrives twice at once: the second finds it over.
+            services.match_draw_accept(match_id=match.pk, seat=1, now=at(2))
+            calls = [lambda m=match.pk: services.match_draw_accept(match_id=m, seat=2,
+                                                                   now=at(3))] * 2
+
+        results = run_together(*calls, expected=PlayError)
+
+        refusals = [r.code for r in results if isinstance(r, PlayError)]
+        assert refusals == ([] if round_ % 2 else ["game_over"])
+        match = Match.objects.get(pk=match.pk)
+        assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.AGREEMENT)
+        assert [row.games for row in PlayerRating.objects.filter(
+            user__in=users, mode=RatingMode.TABLE)] == [1, 1, 1]
