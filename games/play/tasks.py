@@ -32,6 +32,11 @@ logger = logging.getLogger(__name__)
 
 AI_SOFT_TIME_LIMIT = 20
 AI_TIME_LIMIT = 30
+# The AI's tasks run again if their worker dies mid-way: each is idempotent by its ply.
+AI_TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True, "reject_on_worker_lost": True, "soft_time_limit": AI_SOFT_TIME_LIMIT,
+    "time_limit": AI_TIME_LIMIT, "ignore_result": True,
+}
 # The AI's thinking time per move: at most this, and a small share of its clock.
 AI_MAX_MOVETIME = 2.0
 AI_MIN_MOVETIME = 0.05
@@ -61,14 +66,7 @@ def ai_movetime(*, level: int, clock_ms: int | None, increment: int, players: in
     return max(AI_MIN_MOVETIME, share)
 
 
-@shared_task(
-    name="games.ai_move",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=AI_SOFT_TIME_LIMIT,
-    time_limit=AI_TIME_LIMIT,
-    ignore_result=True,
-)
+@shared_task(name="games.ai_move", **AI_TASK_OPTIONS)
 def ai_move(match_id: int, ply: int) -> str | None:
     """Play the AI's move at `ply`; nothing if the match is over or has moved on."""
     match = Match.objects.filter(pk=match_id).first()
@@ -102,14 +100,7 @@ def ai_move(match_id: int, ply: int) -> str | None:
     return str(move)
 
 
-@shared_task(
-    name="games.ai_draw_answer",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=AI_SOFT_TIME_LIMIT,
-    time_limit=AI_TIME_LIMIT,
-    ignore_result=True,
-)
+@shared_task(name="games.ai_draw_answer", **AI_TASK_OPTIONS)
 def ai_draw_answer(match_id: int, ply: int) -> list[tuple[int, bool]]:
     """The AI seats' answers to the draw offer standing at `ply`, each from its own seat's
     observation (`games.ai.draw_answer`): one decline ends the offer, so it alone is sent;
