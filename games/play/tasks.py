@@ -122,7 +122,7 @@ def ai_draw_answer(match_id: int, ply: int) -> list[tuple[int, bool]]:
         seat = seats[index]
         if seat.ai_level is None:
             continue
-        # Seeded by the position: asked again at the same ply, the seat answers the same.
+        # Seeded by the position: asked again at the same ply, the seat answers alike.
         rng = random.Random(f"{match.seed}:{ply}:{index}")
         answers.append((index, draw_answer(game, index, seat.ai_level, rng=rng).accept))
     declines = [answer for answer in answers if not answer[1]]
