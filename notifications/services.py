@@ -119,6 +119,10 @@ def notification_draw_declined(
     user_id = seats[offerer].user_id
     if user_id is None or seats[offerer].is_ai:
         return None
+    if seats[decliner].is_ai:
+        # The AI answers within moments of the offer, on the board the offerer is at; a
+        # notification could name no person.
+        return None
     return notification_create(
         user_id=user_id, kind=Kind.DRAW_DECLINED, key=f"draw_declined:{match.pk}:{match.version}",
         actor_id=seats[decliner].user_id, match_id=match.pk, now=now,

@@ -23,6 +23,12 @@ history=()) -> Move``
     takes over the seat of a person who left a table (``LEVEL_RATINGS`` are the levels'
     estimated ratings, calibrated in docs/ai.md).
 
+``draw_answer(game, seat, level, *, rng=None, seconds=None) -> DrawAnswer``
+    At a table of 3-4: whether the AI in ``seat`` accepts a draw offer now
+    (``DrawAnswer.accept``), from that seat's observation only: it accepts unless it is
+    winning, its estimated chance of ending as the loser below its fair share
+    (``games.ai.draws``).
+
 ``analyse(game_or_start, moves=(), *, nodes=None) -> Analysis``
     For a finished duel (a ``Game``, or a start ``State`` and its moves): an
     ``Evaluation(value, exact)`` of every position, seat 0's expected score in [-1, 1]
@@ -46,11 +52,13 @@ Modules: ``view`` (what a bot may see), ``baseline`` (random, greedy, beginner),
 two share), ``solver`` (exact), ``evaluation`` and ``search`` (heuristic alpha-beta),
 ``duel_engine`` (the strong duel player), ``determinized`` (3-4 players), ``inference``
 (what the public moves say of hidden hands, and sampling them), ``rollout`` (fast greedy
-playouts), ``levels`` (``choose_move``), ``appraisal`` and ``analysis`` (the replay's
-analysis), ``protocol``, ``match`` and ``arena``.
+playouts), ``levels`` (``choose_move``), ``draws`` (the answer to a draw offer at a table),
+``appraisal`` and ``analysis`` (the replay's analysis), ``protocol``, ``match`` and
+``arena``.
 """
 
 from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake, analyse
+from games.ai.draws import DrawAnswer, draw_answer
 from games.ai.levels import (
     LEVEL_RATINGS,
     LEVELS,
@@ -70,6 +78,7 @@ __all__ = [
     "STAND_IN_MIN_LEVEL",
     "STRONGEST",
     "Analysis",
+    "DrawAnswer",
     "Evaluation",
     "Judgement",
     "Level",
@@ -78,6 +87,7 @@ __all__ = [
     "analyse",
     "choose_code",
     "choose_move",
+    "draw_answer",
     "level_budget",
     "level_for_rating",
     "solve",

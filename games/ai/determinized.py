@@ -1,6 +1,6 @@
 """Play with hidden hands (3-4 players): determinized Monte Carlo from the observation.
 
-Public names: ``pimc_move``, ``candidate_moves``, ``full_view``.
+Public names: ``pimc_move``, ``candidate_moves``, ``full_view``, ``playout_score``.
 
 The bot never sees the true hands. It samples full positions consistent with what its seat
 knows (``inference.sample_world``: its own hand, the cards known to be in other hands,
@@ -66,7 +66,7 @@ def candidate_moves(view: TableView, limit: int = 14) -> list[int]:
     return list(dict.fromkeys(chosen))
 
 
-def _score(state: State, seat: int) -> float:
+def playout_score(state: State, seat: int) -> float:
     """How good the end of a playout is for ``seat``: 0 for the loser, else 1 and a little
     for an earlier place."""
     outcome = state.outcome()
@@ -115,7 +115,7 @@ def pimc_move(
             child = world.clone()
             child.apply_code(candidates[index])
             playout(child, rng, ROLLOUT_PLIES, NOISE)
-            scores.append(_score(child, seat))
+            scores.append(playout_score(child, seat))
         if len(scores) < len(alive):
             break  # out of time within a sample: compare only complete samples
         for index, score in zip(alive, scores, strict=True):

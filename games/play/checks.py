@@ -277,6 +277,27 @@ def can_abort(match: MatchFacts, *, movers: Collection[int]) -> bool:
 
 
 def draws_allowed(match: MatchFacts, seats: Sequence[SeatFacts]) -> bool:
-    """Whether a draw may be agreed in this match now: a duel between people, being played."""
-    return (match.status == Status.PLAYING and match.n_players == 2
-            and not any(seat.is_ai for seat in seats))
+    """Whether a draw may be agreed in this match now, while it is played: in a duel between
+    people, or at a table of 3-4 whoever sits there (the AI seats answer for themselves)."""
+    if match.status != Status.PLAYING:
+        return False
+    return match.n_players > 2 or not any(seat.is_ai for seat in seats)
+
+
+def draw_agreed(offer: int | None, accepted: str) -> set[int]:
+    """The seats that agree to the standing draw offer: its offerer and those who accepted it
+    (`Match.draw_accepted`, seat digits)."""
+    if offer is None:
+        return set()
+    return {offer, *(int(digit) for digit in accepted)}
+
+
+def draw_awaited(offer: int | None, accepted: str, *, n_players: int,
+                 out: Collection[int]) -> list[int]:
+    """The seats whose answer the standing draw offer still waits for: every seat still
+    holding cards that has not agreed. Empty when no offer stands; the draw is agreed when
+    an offer stands and nobody is awaited."""
+    if offer is None:
+        return []
+    agreed = draw_agreed(offer, accepted)
+    return [seat for seat in range(n_players) if seat not in out and seat not in agreed]

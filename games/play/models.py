@@ -109,6 +109,9 @@ class Match(models.Model):
                                             blank=True)
     draw_offer_seat = models.PositiveSmallIntegerField(_("draw offered by"), null=True,
                                                        blank=True)
+    # At a table of 3-4 a draw needs every seat still holding cards: the seats (digits, in
+    # seat order) that have accepted the standing offer besides its offerer.
+    draw_accepted = models.CharField(_("draw accepted by"), max_length=4, blank=True)
     rematch_offer_seat = models.PositiveSmallIntegerField(_("rematch offered by"), null=True,
                                                           blank=True)
     previous = models.OneToOneField(

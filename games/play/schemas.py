@@ -139,6 +139,11 @@ class State(_Message):
     moves: list[tuple[SeatIndex, str]]
     last_move: LastMove | None
     draw_offer: SeatIndex | None
+    draw_agreed: list[SeatIndex]
+    """The seats that agree to the standing draw offer: its offerer and who accepted it."""
+    draw_awaited: list[SeatIndex]
+    """The seats still holding cards whose answer the offer waits for (a table's draw
+    needs them all)."""
     can_offer_draw: bool
     rematch_offer: SeatIndex | None
     rematch_id: int | None

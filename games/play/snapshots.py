@@ -81,6 +81,7 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
         "started_ms": _ms(match.started_at),
         "turn_started_ms": _ms(match.turn_started_at),
         "draw_offer": match.draw_offer_seat,
+        "draw_accepted": match.draw_accepted,
         "rematch_offer": match.rematch_offer_seat,
         "rematch_id": rematch,
         "result": match.result,

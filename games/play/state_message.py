@@ -161,6 +161,8 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                 "taken": [str(card) for card in parse_cards(snapshot["last_taken"])]}
     player = (viewer_seat is not None and (state is None or viewer_seat not in state.out)
               and not snapshot["seats"][viewer_seat].get("taken_over"))
+    offer, accepted = snapshot["draw_offer"], snapshot.get("draw_accepted", "")
+    out = state.out if state is not None else ()
     return {
         "type": "state",
         "id": snapshot["id"],
@@ -184,7 +186,10 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
         "trump_choice": trump_choice,
         "moves": moves,
         "last_move": last,
-        "draw_offer": snapshot["draw_offer"],
+        "draw_offer": offer,
+        "draw_agreed": sorted(checks.draw_agreed(offer, accepted)),
+        "draw_awaited": checks.draw_awaited(offer, accepted, n_players=match.n_players,
+                                            out=out),
         "can_offer_draw": player and checks.draws_allowed(match, seats),
         "rematch_offer": snapshot["rematch_offer"],
         "rematch_id": snapshot["rematch_id"],

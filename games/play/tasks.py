@@ -3,6 +3,7 @@ does nothing if the match has moved on, so running one twice (acks late, a worke
 mid-task) is harmless.
 
 - `ai_move(match_id, ply)`: the AI chooses and plays its move through `services.move_apply`.
+- `ai_draw_answer(match_id, ply)`: the AI seats of a table answer a standing draw offer.
 
 What the clock makes happen (flags, trump-choice timeouts, a late AI's task sent again) is no
 task: every worker runs the deadline watch (`games.play.deadline_watch`), started here when the
@@ -12,6 +13,7 @@ worker is ready.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +32,11 @@ logger = logging.getLogger(__name__)
 
 AI_SOFT_TIME_LIMIT = 20
 AI_TIME_LIMIT = 30
+# The AI's tasks run again if their worker dies mid-way: each is idempotent by its ply.
+AI_TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True, "reject_on_worker_lost": True, "soft_time_limit": AI_SOFT_TIME_LIMIT,
+    "time_limit": AI_TIME_LIMIT, "ignore_result": True,
+}
 # The AI's thinking time per move: at most this, and a small share of its clock.
 AI_MAX_MOVETIME = 2.0
 AI_MIN_MOVETIME = 0.05
@@ -59,14 +66,7 @@ def ai_movetime(*, level: int, clock_ms: int | None, increment: int, players: in
     return max(AI_MIN_MOVETIME, share)
 
 
-@shared_task(
-    name="games.ai_move",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    soft_time_limit=AI_SOFT_TIME_LIMIT,
-    time_limit=AI_TIME_LIMIT,
-    ignore_result=True,
-)
+@shared_task(name="games.ai_move", **AI_TASK_OPTIONS)
 def ai_move(match_id: int, ply: int) -> str | None:
     """Play the AI's move at `ply`; nothing if the match is over or has moved on."""
     match = Match.objects.filter(pk=match_id).first()
@@ -98,6 +98,45 @@ def ai_move(match_id: int, ply: int) -> str | None:
         logger.info("AI move for match %s ply %s not played: %s", match_id, ply, error.code)
         return None
     return str(move)
+
+
+@shared_task(name="games.ai_draw_answer", **AI_TASK_OPTIONS)
+def ai_draw_answer(match_id: int, ply: int) -> list[tuple[int, bool]]:
+    """The AI seats' answers to the draw offer standing at `ply`, each from its own seat's
+    observation (`games.ai.draw_answer`): one decline ends the offer, so it alone is sent;
+    otherwise every AI seat accepts. Nothing once the match moved on (its next change asks
+    again). Returns the answers given, as (seat, accepted)."""
+    from games.ai import draw_answer
+
+    match = Match.objects.filter(pk=match_id).first()
+    if (match is None or match.status != Status.PLAYING or match.ply != ply
+            or match.draw_offer_seat is None):
+        return []
+    seats = selectors.match_seats(match=match)
+    game = selectors.match_game(match=match)
+    assert game is not None  # playing: there is a deal
+    awaited = checks.draw_awaited(match.draw_offer_seat, match.draw_accepted,
+                                  n_players=match.n_players, out=game.state.out)
+    answers = []
+    for index in awaited:
+        seat = seats[index]
+        if seat.ai_level is None:
+            continue
+        # Seeded by the position: asked again at the same ply, the seat answers alike.
+        rng = random.Random(f"{match.seed}:{ply}:{index}")
+        answers.append((index, draw_answer(game, index, seat.ai_level, rng=rng).accept))
+    declines = [answer for answer in answers if not answer[1]]
+    given = []
+    for index, accept in declines[:1] or answers:
+        act = services.match_draw_accept if accept else services.match_draw_decline
+        try:
+            act(match_id=match_id, seat=index, by_ai=True, expected_ply=ply)
+        except PlayError as error:  # the game moved on, or the offer ended meanwhile
+            logger.info("AI draw answer for match %s ply %s not given: %s", match_id, ply,
+                        error.code)
+            break
+        given.append((index, accept))
+    return given
 
 
 @worker_ready.connect

@@ -194,6 +194,12 @@ def board_labels() -> dict[str, Any]:
         "acceptDraw": _("Accept the draw"),
         "declineDraw": _("Decline"),
         "opponentOffersDraw": _("{name} offers a draw"),
+        # Translators: at a table of 3 or 4, a player who agreed to another's draw offer.
+        "drawAccepted": _("You accepted the draw"),
+        # Translators: at a table of 3 or 4 a draw needs everyone still holding cards; the
+        # script fills in the names of the others who have not answered yet, as a list
+        # ("Anna and Boris").
+        "drawWaiting": _("Still to answer: {names}"),
         "claimVictory": _("Claim victory"),
         "opponentLeft": _("{name} left the game. You may claim victory in {s} s."),
         "opponentLeftNow": _("{name} left the game. You may claim victory."),
@@ -205,6 +211,8 @@ def board_labels() -> dict[str, Any]:
         "confirmResign": _("Resign this game?"),
         "cancel": _("Cancel"),
         "won": _("You won"),
+        # Translators: the end of a game of 3 or 4, to a player who is not the loser.
+        "wonPlace": _("You won: place {place}"),
         "lost": _("You lost"),
         "draw": _("Draw"),
         "aborted": _("Game aborted"),

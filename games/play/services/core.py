@@ -25,7 +25,7 @@ from games.play.errors import PlayError
 from games.play.models import Match, Seat, Status, Vacation
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
-from games.rules import Suit, TrumpChoice
+from games.rules import State, Suit, TrumpChoice
 from yourtrumps_site.celery import task_send
 from yourtrumps_site.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 AI_MOVE_TASK = "games.ai_move"
+AI_DRAW_TASK = "games.ai_draw_answer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,13 @@ def seat_check(seats: Sequence[Seat], seat: int) -> Seat:
     return seats[seat]
 
 
+def seats_out(match: Match) -> list[int]:
+    """The seats that have gone out, first out first."""
+    if not match.position_tpn:
+        return []
+    return list(State.from_tpn(match.position_tpn).out)
+
+
 def check_not_over(match: Match) -> None:
     if match.is_over:
         raise PlayError(errors.GAME_OVER, "the game is over")
@@ -115,6 +123,7 @@ def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
     transaction.on_commit(lambda: _committed(snapshot))
     if turn_changed:
         _ai_turn(match, seats)
+    _ai_draw_answers(match, seats)
     return Change(match=match, snapshot=snapshot)
 
 
@@ -175,6 +184,19 @@ def _ai_turn(match: Match, seats: Sequence[Seat]) -> None:
     """After commit: the AI's move, if it is to move."""
     if match.status == Status.PLAYING and match.to_move is not None and seats[match.to_move].is_ai:
         ai_move_send(match_id=match.pk, ply=match.ply, on_commit=True)
+
+
+def _ai_draw_answers(match: Match, seats: Sequence[Seat]) -> None:
+    """After commit: the AI seats' answers to a standing draw offer, if one waits for them
+    (their task does nothing once the game moved on; the next change asks again)."""
+    if match.draw_offer_seat is None or match.status != Status.PLAYING:
+        return
+    awaited = checks.draw_awaited(match.draw_offer_seat, match.draw_accepted,
+                                  n_players=match.n_players, out=seats_out(match))
+    if any(seats[seat].is_ai for seat in awaited):
+        match_id, ply = match.pk, match.ply
+        transaction.on_commit(
+            lambda: off_the_reply_path(task_send, AI_DRAW_TASK, match_id, ply))
 
 
 def ai_move_send(*, match_id: int, ply: int, on_commit: bool = False) -> None:

@@ -22,8 +22,9 @@ from games.play.services.core import (
     check_not_over,
     match_lock,
     seat_check,
+    seats_out,
 )
-from games.play.services.finishing import match_finish, match_lose, seats_out
+from games.play.services.finishing import draw_agree_if_complete, match_finish, match_lose
 from games.play.services.takeover import person_check
 from games.rules import (
     Outcome,
@@ -69,62 +70,81 @@ def match_abort(*, match_id: int, seat: int, now: datetime | None = None) -> Cha
         return change_commit(match, seats, now=now, turn_changed=False)
 
 
-def _check_draw_allowed(match: Match, seats: list[Seat]) -> None:
+def _draw_actor(match: Match, seats: list[Seat], seat: int, *, by_ai: bool,
+                expected_ply: int | None) -> list[int]:
+    """Check that `seat` may answer a draw now (the AI's task for an AI seat, else its
+    person); returns the seats that have gone out."""
+    row = seat_check(seats, seat)
+    if by_ai and not row.is_ai:
+        raise PlayError(errors.NOT_ALLOWED, f"seat {seat} is not played by the AI")
+    if not by_ai:
+        person_check(row)
     check_not_over(match)
     if match.status != Status.PLAYING:
         raise PlayError(errors.WRONG_PHASE, "the game has not started")
     if not checks.draws_allowed(match, seats):
-        raise PlayError(errors.NOT_ALLOWED, "draws are agreed only between two players")
+        raise PlayError(errors.NOT_ALLOWED, "a duel is drawn by agreement only between people")
+    if expected_ply is not None and expected_ply != match.ply:
+        raise PlayError(errors.STALE_PLY, f"the game is at ply {match.ply}, not {expected_ply}")
+    out = seats_out(match)
+    if seat in out:
+        raise PlayError(errors.NOT_ALLOWED, "you have gone out already")
+    return out
 
 
 def match_draw_offer(*, match_id: int, seat: int, now: datetime | None = None) -> Change:
-    """Offer a draw; if the other player has already offered one, the draw is agreed."""
+    """Offer a draw. Where an offer stands already, offering is accepting it; the draw is
+    agreed once every seat still holding cards has."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        person_check(seat_check(seats, seat))
-        _check_draw_allowed(match, seats)
-        if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-            _agree_draw(match, seats, now)
-        else:
-            match.draw_offer_seat = seat
+        out = _draw_actor(match, seats, seat, by_ai=False, expected_ply=None)
+        if match.draw_offer_seat is None:
+            match.draw_offer_seat, match.draw_accepted = seat, ""
+        elif seat not in checks.draw_agreed(match.draw_offer_seat, match.draw_accepted):
+            _accept(match, seat)
+        draw_agree_if_complete(match, seats, out, now)
         return change_commit(match, seats, now=now, turn_changed=False)
 
 
-def _agree_draw(match: Match, seats: list[Seat], now: datetime) -> None:
-    if (loser := checks.mover_out_of_time(match, seats, now)) is not None:
-        match_lose(match, seats, loser, TerminationReason.TIMEOUT, now)
-        return
-    outcome = Outcome.drawn(Termination.AGREEMENT, match.n_players, seats_out(match))
-    match_finish(match, seats, outcome, TerminationReason.AGREEMENT, now)
+def _accept(match: Match, seat: int) -> None:
+    accepted = {int(digit) for digit in match.draw_accepted} | {seat}
+    match.draw_accepted = "".join(str(s) for s in sorted(accepted))
 
 
-def match_draw_accept(*, match_id: int, seat: int, now: datetime | None = None) -> Change:
-    """Accept the other player's standing draw offer: the game is drawn."""
+def match_draw_accept(*, match_id: int, seat: int, now: datetime | None = None,
+                      by_ai: bool = False, expected_ply: int | None = None) -> Change:
+    """Accept the standing draw offer; the game is drawn once every seat still holding cards
+    has agreed. `by_ai`: the AI's task answers for an AI seat, judging the position at
+    `expected_ply`."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        person_check(seat_check(seats, seat))
-        _check_draw_allowed(match, seats)
-        if match.draw_offer_seat is None or match.draw_offer_seat == seat:
-            raise PlayError(errors.NO_DRAW_OFFER, "the other player has not offered a draw")
-        _agree_draw(match, seats, now)
+        out = _draw_actor(match, seats, seat, by_ai=by_ai, expected_ply=expected_ply)
+        if match.draw_offer_seat is None:
+            raise PlayError(errors.NO_DRAW_OFFER, "there is no draw offer")
+        if seat in checks.draw_agreed(match.draw_offer_seat, match.draw_accepted):
+            raise PlayError(errors.NO_DRAW_OFFER,
+                            "you agree already: the offer waits for the others")
+        _accept(match, seat)
+        draw_agree_if_complete(match, seats, out, now)
         return change_commit(match, seats, now=now, turn_changed=False)
 
 
-def match_draw_decline(*, match_id: int, seat: int, now: datetime | None = None) -> Change:
-    """Decline the other player's draw offer (or take back one's own)."""
+def match_draw_decline(*, match_id: int, seat: int, now: datetime | None = None,
+                       by_ai: bool = False, expected_ply: int | None = None) -> Change:
+    """Decline the standing draw offer (or take back one's own, or one's acceptance): any
+    seat still holding cards that says no ends the offer."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
-        person_check(seat_check(seats, seat))
-        _check_draw_allowed(match, seats)
+        _draw_actor(match, seats, seat, by_ai=by_ai, expected_ply=expected_ply)
         if match.draw_offer_seat is None:
             raise PlayError(errors.NO_DRAW_OFFER, "there is no draw offer")
         if match.draw_offer_seat != seat:  # declined, not taken back: the offerer is told
             notification_draw_declined(match=match, seats=seats, offerer=match.draw_offer_seat,
                                        decliner=seat, now=now)
-        match.draw_offer_seat = None
+        match.draw_offer_seat, match.draw_accepted = None, ""
         return change_commit(match, seats, now=now, turn_changed=False)
 
 

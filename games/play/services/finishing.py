@@ -16,9 +16,9 @@ from games.play.models import (
     TerminationReason,
     Variant,
 )
+from games.play.services.core import seats_out
 from games.rules import (
     Outcome,
-    State,
     Termination,
 )
 from yourtrumps_site.celery import task_send_on_commit
@@ -49,7 +49,7 @@ def match_finish(
     match.termination = reason
     match.finished_at = now
     match.to_move = None
-    match.draw_offer_seat = None
+    match.draw_offer_seat, match.draw_accepted = None, ""
     for seat in seats:
         if aborted:
             seat.place, seat.result = None, SeatResult.NONE
@@ -130,13 +130,6 @@ def _rate_table(match: Match, seats: Sequence[Seat], outcome: Outcome, now: date
         seat.deviation_after = change.deviation_after
 
 
-def seats_out(match: Match) -> list[int]:
-    """The seats that have gone out, first out first."""
-    if not match.position_tpn:
-        return []
-    return list(State.from_tpn(match.position_tpn).out)
-
-
 def match_lose(match: Match, seats: Sequence[Seat], loser: int, reason: str,
                now: datetime) -> None:
     """End the match with `loser` losing on time or by resignation (RULES: with 3-4 players
@@ -146,3 +139,19 @@ def match_lose(match: Match, seats: Sequence[Seat], loser: int, reason: str,
     )
     outcome = Outcome.lost_by(termination, match.n_players, seats_out(match), loser)
     match_finish(match, seats, outcome, reason, now)
+
+
+def draw_agree_if_complete(match: Match, seats: Sequence[Seat], out: Sequence[int],
+                           now: datetime) -> bool:
+    """End the match drawn by agreement if a draw offer stands and every seat still holding
+    cards (not in `out`) agrees: those out keep their places, the others share the rest. A
+    mover whose time ran out before it loses on time instead. Returns whether it ended."""
+    if match.draw_offer_seat is None or checks.draw_awaited(
+            match.draw_offer_seat, match.draw_accepted, n_players=match.n_players, out=out):
+        return False
+    if (loser := checks.mover_out_of_time(match, seats, now)) is not None:
+        match_lose(match, seats, loser, TerminationReason.TIMEOUT, now)
+        return True
+    outcome = Outcome.drawn(Termination.AGREEMENT, match.n_players, list(out))
+    match_finish(match, seats, outcome, TerminationReason.AGREEMENT, now)
+    return True

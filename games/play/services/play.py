@@ -29,7 +29,7 @@ from games.play.services.core import (
     seat_check,
     trump_choice_of,
 )
-from games.play.services.finishing import match_finish, match_lose
+from games.play.services.finishing import draw_agree_if_complete, match_finish, match_lose
 from games.play.services.takeover import person_check
 from games.play.time_control import UNTIMED, TimeControl
 from games.rules import (
@@ -241,8 +241,11 @@ def move_apply(
                 format_cards(ALL_CARDS[c] for c in pile_before[-played.count:])
                 if played.kind == MoveKind.TAKE else ""
             )
-            if match.draw_offer_seat is not None and match.draw_offer_seat != seat:
-                match.draw_offer_seat = None  # moving on declines the offer
+            if (match.draw_offer_seat is not None and not mover.is_ai and seat not in
+                    checks.draw_agreed(match.draw_offer_seat, match.draw_accepted)):
+                # A person who moves on instead of answering declines the offer; the AI
+                # answers it by its own task, whatever moves it makes meanwhile.
+                match.draw_offer_seat, match.draw_accepted = None, ""
             outcome = game.outcome()
             match.turn_started_at = now
             if outcome is not None:
@@ -250,6 +253,8 @@ def move_apply(
                 match_finish(match, seats, outcome, outcome.termination.value, now)
             else:
                 match.to_move = game.state.to_move
+                # An AI seat the offer waited for went out: the others may all agree now.
+                draw_agree_if_complete(match, seats, game.state.out, now)
         change = change_commit(match, seats, now=now, moves=moves)
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")

@@ -6,6 +6,12 @@ import { cardName, moveHtml } from "./cards.js";
 import { confirmDialog } from "./confirm.js";
 import { el, fill } from "../dom.js";
 
+/** Names joined as the page's language joins a list ("A, B and C"). */
+function listOf(names) {
+  const lang = document.documentElement.lang || "en";
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
+}
+
 export const panelMethods = {
   renderStatus() {
     const s = this.state;
@@ -76,19 +82,7 @@ export const panelMethods = {
       if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
       if (s.status === "playing") {
         box.append(this.button(this.labels.resign, "resign", () => this.askResign()));
-        if (s.can_offer_draw) {
-          if (s.draw_offer !== null && s.draw_offer !== s.you) {
-            box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: s.seats[s.draw_offer].name })));
-            box.append(this.button(this.labels.acceptDraw, "draw-accept", () => this.send({ type: "draw_accept" }), "button primary"));
-            box.append(this.button(this.labels.declineDraw, "draw-decline", () => this.send({ type: "draw_decline" })));
-          } else if (s.draw_offer === s.you) {
-            const b = this.button(this.labels.drawOffered, "draw-offered", () => {});
-            b.disabled = true;
-            box.append(b);
-          } else {
-            box.append(this.button(this.labels.offerDraw, "draw-offer", () => this.send({ type: "draw_offer" })));
-          }
-        }
+        if (s.can_offer_draw) this.renderDrawOffer(box);
         if (s.claim_at_ms) {
           const claim = el("div", "claim");
           claim.append(el("p", "claim-text"));
@@ -121,15 +115,62 @@ export const panelMethods = {
     }
   },
 
+  /** The draw offer as the server says it stands: who offered, whose answer it waits for
+   *  (at a table every seat still holding cards must agree), and the viewer's buttons. */
+  renderDrawOffer(box) {
+    const s = this.state;
+    if (s.draw_offer === null) {
+      box.append(this.button(this.labels.offerDraw, "draw-offer", () => this.send({ type: "draw_offer" })));
+      return;
+    }
+    if (s.draw_awaited.includes(s.you)) {
+      box.append(el("p", "offer", fill(this.labels.opponentOffersDraw, { name: s.seats[s.draw_offer].name })));
+      box.append(this.button(this.labels.acceptDraw, "draw-accept", () => this.send({ type: "draw_accept" }), "button primary"));
+      box.append(this.button(this.labels.declineDraw, "draw-decline", () => this.send({ type: "draw_decline" })));
+    } else if (s.draw_agreed.includes(s.you)) {
+      const b = this.button(s.draw_offer === s.you ? this.labels.drawOffered : this.labels.drawAccepted, "draw-offered", () => {});
+      b.disabled = true;
+      box.append(b);
+    }
+    const others = s.draw_awaited.filter((index) => index !== s.you);
+    if (s.n_players > 2 && others.length) {
+      const names = others.map((index) => this.seatName(index));
+      const waiting = el("p", "offer-waiting", fill(this.labels.drawWaiting, { names: listOf(names) }));
+      waiting.dataset.testid = "draw-waiting";
+      box.append(waiting);
+    }
+  },
+
   resultTitle() {
     const s = this.state;
     if (!s.result) return "";
     if (s.status === "aborted") return this.labels.aborted;
+    if (this.isPlayer()) return this.ownResult();
     if (s.result.loser === null) return this.labels.draw;
-    if (this.isPlayer()) return s.result.loser === s.you ? this.labels.lost : this.labels.won;
     if (s.n_players > 2) return fill(this.labels.loser, { name: s.seats[s.result.loser].name });
     const winner = s.seats.find((seat) => seat.result === "win");
     return winner ? fill(this.labels.winner, { name: winner.name }) : "";
+  },
+
+  /** The viewer's own result, as their seat has it: a player who left a table has the
+   *  result of a resignation whatever the AI made of the seat; at a table a winner's place. */
+  ownResult() {
+    const s = this.state;
+    const mine = s.seats[s.you];
+    const result = this.ownResultKind();
+    if (result === "draw") return this.labels.draw;
+    if (result === "loss") return this.labels.lost;
+    if (s.n_players > 2 && mine.place !== null) return fill(this.labels.wonPlace, { place: mine.place });
+    return this.labels.won;
+  },
+
+  /** "win", "loss" or "draw": the seat's result, or the match's where the seat has none. */
+  ownResultKind() {
+    const s = this.state;
+    const mine = s.seats[s.you].result;
+    if (mine) return mine;
+    if (s.result.loser === null) return "draw";
+    return s.result.loser === s.you ? "loss" : "win";
   },
 
   renderResult() {
@@ -143,8 +184,10 @@ export const panelMethods = {
     const reason = el("p", "result-reason", this.labels.reasons[s.result.termination] || s.result.reason);
     reason.dataset.testid = "result-reason";
     box.append(title, reason);
-    box.dataset.outcome = s.status === "aborted" ? "aborted" : s.result.loser === null ? "draw"
-      : this.isPlayer() ? (s.result.loser === s.you ? "lost" : "won") : "decided";
+    const outcomes = { win: "won", loss: "lost", draw: "draw" };
+    box.dataset.outcome = s.status === "aborted" ? "aborted"
+      : this.isPlayer() ? outcomes[this.ownResultKind()]
+        : s.result.loser === null ? "draw" : "decided";
   },
 
   /** The move list: one row per ply, its number beside it, the latest in view. Each state

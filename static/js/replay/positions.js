@@ -69,6 +69,8 @@ export function boardState(data, ply, version) {
       taken: position.move.startsWith("+") ? movedCards(data, ply) : [],
     } : null,
     draw_offer: null,
+    draw_agreed: [],
+    draw_awaited: [],
     can_offer_draw: false,
     rematch_offer: null,
     rematch_id: null,

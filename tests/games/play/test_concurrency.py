@@ -95,3 +95,35 @@ def test_a_resignation_racing_a_move_leaves_one_consistent_match(alice, bob):
     assert match.status == Status.FINISHED
     assert match.termination == TerminationReason.RESIGNATION
     assert Move.objects.filter(match=match).count() == match.ply <= 1
+
+
+def test_the_last_acceptances_of_a_table_s_draw_sent_at_once_finish_it_once(make_user):
+    from accounts.models import PlayerRating, RatingMode
+
+    # Instants ahead of the real clock: the deadline watch of a real worker (another test
+    # module's) must not pass these absent players' seats to the AI meanwhile.
+    start = timezone.now() + timedelta(days=1)
+    later = start + timedelta(seconds=2)
+    for round_ in range(4):
+        users = [make_user() for _ in range(3)]
+        match = services.match_create(players=[Player(user=u) for u in users], rated=True,
+                                      seed=round_, trumps="SHD", now=start)
+        services.match_draw_offer(match_id=match.pk, seat=0, now=later)
+        if round_ % 2:
+            # The two who must answer both accept at once: the second to get the lock ends it.
+            calls = [lambda seat=seat, m=match.pk: services.match_draw_accept(
+                match_id=m, seat=seat, now=later) for seat in (1, 2)]
+        else:
+            # The last one's acceptance arrives twice at once: the second finds it over.
+            services.match_draw_accept(match_id=match.pk, seat=1, now=later)
+            calls = [lambda m=match.pk: services.match_draw_accept(match_id=m, seat=2,
+                                                                   now=later)] * 2
+
+        results = run_together(*calls, expected=PlayError)
+
+        refusals = [r.code for r in results if isinstance(r, PlayError)]
+        assert refusals == ([] if round_ % 2 else ["game_over"])
+        match = Match.objects.get(pk=match.pk)
+        assert (match.status, match.termination) == (Status.FINISHED, TerminationReason.AGREEMENT)
+        assert [row.games for row in PlayerRating.objects.filter(
+            user__in=users, mode=RatingMode.TABLE)] == [1, 1, 1]

@@ -104,7 +104,8 @@ def test_a_table_view_shows_each_viewer_what_the_rules_let_it_see(seed, players,
                 assert set(seat["hand"]) <= {str(c) for c in game.state.hand(index)}
 
 
-def test_a_draw_may_be_offered_by_the_players_of_a_duel_between_two_people(make_user, alice):
+def test_a_draw_may_be_offered_in_a_duel_of_people_and_at_a_table_by_who_holds_cards(
+        make_user, alice):
     duel = services.match_create(players=[Player(user=alice), Player(user=make_user())], seed=3,
                                  trumps="SH", now=T0)
     against_ai = services.match_create(players=[Player(user=alice), Player(ai_level=1)],
@@ -113,6 +114,10 @@ def test_a_draw_may_be_offered_by_the_players_of_a_duel_between_two_people(make_
                                   trumps="SHD", now=T0)
     choosing = services.match_create(players=[Player(user=alice), Player(user=make_user())],
                                      seed=5, now=T0)
+    # Seat 1 is out; seat 3 is the AI, which answers for itself.
+    with_out = services.match_create(
+        players=[Player(user=make_user()) for _ in range(3)] + [Player(ai_level=2)],
+        start_tpn="SHDC 7C/-/9C6D/TCJC 8C 2 1", now=T0)
 
     def may_offer(match: Match, viewer: int | None) -> bool:
         snapshot = snapshots.match_snapshot(match_id=match.pk, now=T0)
@@ -123,8 +128,11 @@ def test_a_draw_may_be_offered_by_the_players_of_a_duel_between_two_people(make_
     assert may_offer(duel, 1)
     assert not may_offer(duel, None)  # a spectator
     assert not may_offer(against_ai, 0)
-    assert not may_offer(table, 0)
+    assert all(may_offer(table, seat) for seat in range(3))
+    assert not may_offer(table, None)
     assert not may_offer(choosing, 0)  # the trumps are being chosen
+    assert (may_offer(with_out, 0), may_offer(with_out, 1), may_offer(with_out, 2)) == (
+        True, False, True)
 
 
 def test_a_seat_that_went_out_shows_its_place_during_play_and_the_stored_one_after(make_user):

@@ -19,6 +19,7 @@ export const LABELS = {
   connectionFailedFinal: "The connection failed. Reload the page to try again.",
   errors: {}, errorGeneric: "That did not work.", reasons: {},
   place: "Place {place}", placeOut: "Out: place {place}", loser: "{name} lost", won: "You won", lost: "You lost",
+  draw: "Draw", wonPlace: "You won: place {place}", drawAccepted: "You accepted the draw", drawWaiting: "Still to answer: {names}",
   chooseTrump: "Choose your trump suit", waitTrump: "{name} is choosing a trump suit", trumpDeadline: "A random suit in {s} s",
 };
 
@@ -32,13 +33,16 @@ function seat(index, hand, overrides = {}) {
 
 /** A duel being played, seen by seat `you`: `pile`, hands and legal moves as given. */
 export function duelState({ you = 0, toMove = 0, hands = [["7C", "9D"], ["6D", "8C", "KD"]], pile = [],
-  legal = [], moves = [], lastMove = null, canOfferDraw = true, drawOffer = null, seats = [], ...rest } = {}) {
+  legal = [], moves = [], lastMove = null, canOfferDraw = true, drawOffer = null, seats = [],
+  drawAgreed = drawOffer === null ? [] : [drawOffer],
+  drawAwaited = drawOffer === null ? [] : [1 - drawOffer], ...rest } = {}) {
   return {
     type: "state", id: 1, version: moves.length + 1, ply: moves.length, status: "playing",
     variant: "standard", rated: false, n_players: 2, dealer: 1, clock: null, you,
     seats: hands.map((hand, i) => seat(i, hand, seats[i])), pile, to_move: toMove, running: null,
     legal_moves: you === toMove ? legal : [], take_count: rest.takeCount ?? 0, trump_choice: null,
-    moves, last_move: lastMove, draw_offer: drawOffer, can_offer_draw: canOfferDraw,
+    moves, last_move: lastMove, draw_offer: drawOffer, draw_agreed: drawAgreed,
+    draw_awaited: drawAwaited, can_offer_draw: canOfferDraw,
     rematch_offer: null, rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
     server_time_ms: 0,
   };
