@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_puzzles'),
+        ('games', '0012_puzzle_streak'),
     ]
 
     operations = [
