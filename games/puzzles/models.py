@@ -58,7 +58,10 @@ class Puzzle(models.Model):
     class Meta:
         verbose_name = _("puzzle")
         verbose_name_plural = _("puzzles")
-        indexes = [models.Index(fields=["rating"], name="puzzle_rating")]
+        # The next-puzzle walk reads this index alone (rating order, the id to compare with
+        # the player's attempts, the theme bits to filter), never the rows it passes over.
+        indexes = [models.Index(fields=["rating", "id"], include=["theme_bits"],
+                                name="puzzle_rating_walk")]
 
     def __str__(self) -> str:
         return f"puzzle {self.pk}: {self.tpn}"
