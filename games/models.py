@@ -8,7 +8,7 @@ and share its migrations.
 
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Move, Seat, Vacation
-from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleScan
+from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleScan
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Puzzle", "PuzzleAttempt",
-           "PuzzleScan", "Seat", "Seek", "Table", "TableSeat", "Vacation"]
+__all__ = ["Challenge", "DailyPuzzle", "Match", "Move", "Pool", "PoolEntry", "Puzzle",
+           "PuzzleAttempt", "PuzzleScan", "Seat", "Seek", "Table", "TableSeat", "Vacation"]

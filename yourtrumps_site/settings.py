@@ -264,6 +264,10 @@ PUZZLES_SCAN_BATCH = 500
 # Of a finished site game only the last positions are examined: a full deal's proven wins
 # are near its end, and the proofs of the rest would cost a worker minutes for nothing.
 PUZZLES_GAME_LAST_POSITIONS = 40
+# The daily puzzle is chosen among puzzles this many plays have rated, within this rating
+# range (a young site's among any).
+PUZZLES_DAILY_MIN_PLAYS = 20
+PUZZLES_DAILY_RATINGS = (1300.0, 1800.0)
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.

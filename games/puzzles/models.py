@@ -116,3 +116,19 @@ class PuzzleScan(models.Model):
 
     def __str__(self) -> str:
         return f"scan of match {self.match_id}"
+
+
+class DailyPuzzle(models.Model):
+    """The puzzle of one calendar day, chosen by the first request of that day and kept:
+    the same for everyone, and never chosen again while another is left."""
+
+    day = models.DateField(_("day"), unique=True)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="daily",
+                               verbose_name=_("puzzle"))
+
+    class Meta:
+        verbose_name = _("daily puzzle")
+        verbose_name_plural = _("daily puzzles")
+
+    def __str__(self) -> str:
+        return f"puzzle of {self.day}: {self.puzzle_id}"

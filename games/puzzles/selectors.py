@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import F, FilteredRelation, Q, QuerySet, Subquery
 
+from accounts.selectors import RATING_HISTORY_POINTS, RatingPoint
 from games.puzzles.models import Puzzle, PuzzleAttempt, theme_bits
 
 NEAR_ENTRIES = 32
 """How many index entries the next-puzzle choice first reads on each side of the target."""
+HISTORY_PAGE_SIZE = 20
 
 
 def puzzle_export_lines() -> Iterator[str]:
@@ -96,3 +101,42 @@ def _unplayed_nearest(sides: tuple[QuerySet[Puzzle], QuerySet[Puzzle]], *, targe
         if not any(_distance(rating, target) < _distance(last, target) for _pk, rating in found):
             wanted |= Q(pk=Subquery(side.exclude(pk__in=played).values("pk")[:1]))
     return wanted
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedPuzzle:
+    """One puzzle an account played, as its profile lists it."""
+
+    puzzle_id: int
+    solved: bool
+    rating_after: int | None
+    rating_delta: int | None
+    played_at: datetime
+
+
+def puzzle_history_page(*, user_id: int, page_number: int | str | None = 1,
+                        per_page: int = HISTORY_PAGE_SIZE) -> tuple[Page[Any], list[PlayedPuzzle]]:
+    """One page of the puzzles an account played, newest first (its attempts' index), and
+    its rows; a page number that is not one gives the first page, one past the end the
+    last."""
+    attempts = (PuzzleAttempt.objects.filter(user_id=user_id)
+                .order_by("-played_at", "-pk")
+                .values_list("puzzle_id", "solved", "rating_before", "rating_after", "played_at"))
+    page = Paginator(attempts, per_page).get_page(page_number)
+    rows = [PlayedPuzzle(puzzle_id, solved,
+                         round(after) if after is not None else None,
+                         round(after) - round(before)
+                         if after is not None and before is not None else None,
+                         played_at)
+            for puzzle_id, solved, before, after, played_at in page.object_list]
+    return page, rows
+
+
+def puzzle_rating_history(*, user_id: int,
+                          limit: int = RATING_HISTORY_POINTS) -> list[RatingPoint]:
+    """The account's puzzle rating after each rated puzzle, oldest first (the latest
+    ``limit``), for the profile's chart."""
+    rows = list(PuzzleAttempt.objects.filter(user_id=user_id, rating_after__isnull=False)
+                .order_by("-played_at", "-pk").values_list("played_at", "rating_after")[:limit])
+    rows.reverse()
+    return [RatingPoint(at=at, rating=rating) for at, rating in rows]
