@@ -33,7 +33,6 @@ from accounts.forms import (
     add_service_errors,
 )
 from accounts.models import RatingMode, User
-from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
 from accounts.services import (
     user_create,
     user_delete,
@@ -42,6 +41,7 @@ from accounts.services import (
     user_login_failures_clear,
     user_sound_volume_change,
 )
+from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
 from yourtrumps_site import i18n, ratelimit
 
 TOO_MANY_REQUESTS = 429

@@ -77,11 +77,14 @@ def test_rating_chart_and_history(client: Client, make_user: Callable[..., User]
     newest, failed, oldest = rows
     assert f'href="{_show_url(puzzles[2].pk)}" data-testid="puzzle-link"' in newest
     assert f"Puzzle {puzzles[2].pk}" in newest
-    assert "Solved" in newest and "Failed" in failed and "Solved" in oldest
+    assert "Solved" in newest
+    assert "Failed" in failed
+    assert "Solved" in oldest
     first = attempts[puzzles[0].pk]
     delta = round(first.rating_after) - round(first.rating_before)
     assert delta > 0
-    assert f"{round(first.rating_after)} <span class=\"delta\" data-testid=\"puzzle-delta\">(+{delta})" in oldest
+    assert (f'{round(first.rating_after)} <span class="delta" data-testid="puzzle-delta">'
+            f"(+{delta})") in oldest
     assert "(-" in failed
     assert 'data-testid="puzzles-pagination"' not in page
 

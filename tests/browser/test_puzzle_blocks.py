@@ -52,7 +52,8 @@ def test_the_puzzle_of_the_day_and_the_profiles_puzzles(user_page, case):
     expect(block.locator("[data-testid=daily-other] .daily-card")).to_have_count(3)
     expect(block.locator("[data-testid=daily-pile] .daily-card")).to_have_text("9\u2660")
     box = block.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    assert box is not None
+    assert 0 <= box["x"] <= box["x"] + box["width"] <= viewport["width"]
     assert _fits(page)
     page.goto(f"/@/{anna.username}")
     section = page.get_by_test_id("puzzles")
