@@ -27,6 +27,7 @@ from accounts.forms import (
     LanguageForm,
     LoginForm,
     NewPasswordForm,
+    ProfilePuzzlesForm,
     ResetPasswordForm,
     SignupForm,
     SoundVolumeForm,
@@ -133,12 +134,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "table_chart": rating_chart([(point.at, point.rating) for point in table_history]),
         "live_games": selectors.profile_live_games(user=user),
         "all_games_url": selectors.player_history_url(user=user),
-        **_puzzles(user, request.GET.get("puzzles_page")),
+        **_puzzles(user, ProfilePuzzlesForm(request.GET).page_number),
     }
     return render(request, "accounts/profile.html", context)
 
 
-def _puzzles(user: User, page_number: str | None) -> dict[str, object]:
+def _puzzles(user: User, page_number: int) -> dict[str, object]:
     """The profile's puzzles: the rating, its chart and a page of the puzzles played (none
     of it for a player who never played one)."""
     page, played = puzzle_history_page(user_id=user.pk, page_number=page_number)
