@@ -27,6 +27,7 @@ from accounts.forms import (
     LanguageForm,
     LoginForm,
     NewPasswordForm,
+    ProfilePuzzlesForm,
     ResetPasswordForm,
     SignupForm,
     SoundVolumeForm,
@@ -41,6 +42,7 @@ from accounts.services import (
     user_login_failures_clear,
     user_sound_volume_change,
 )
+from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
 from yourtrumps_site import i18n, ratelimit
 
 TOO_MANY_REQUESTS = 429
@@ -132,8 +134,24 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "table_chart": rating_chart([(point.at, point.rating) for point in table_history]),
         "live_games": selectors.profile_live_games(user=user),
         "all_games_url": selectors.player_history_url(user=user),
+        **_puzzles(user, ProfilePuzzlesForm(request.GET).page_number),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _puzzles(user: User, page_number: int) -> dict[str, object]:
+    """The profile's puzzles: the rating, its chart and a page of the puzzles played (none
+    of it for a player who never played one)."""
+    page, played = puzzle_history_page(user_id=user.pk, page_number=page_number)
+    if not page.paginator.count:
+        return {"puzzle_rating": None}
+    history = puzzle_rating_history(user_id=user.pk)
+    return {
+        "puzzle_rating": selectors.rating_get(user=user, mode=RatingMode.PUZZLE),
+        "puzzle_chart": rating_chart([(point.at, point.rating) for point in history]),
+        "puzzles_page": page,
+        "puzzles_played": played,
+    }
 
 
 @login_required

@@ -8,7 +8,8 @@ and share its migrations.
 
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Move, Seat, Vacation
-from games.puzzles.models import Puzzle, PuzzleAttempt, PuzzleScan, PuzzleStreak
+from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleScan, PuzzleStreak
 
-__all__ = ["Challenge", "Match", "Move", "Pool", "PoolEntry", "Puzzle", "PuzzleAttempt",
-           "PuzzleScan", "PuzzleStreak", "Seat", "Seek", "Table", "TableSeat", "Vacation"]
+__all__ = ["Challenge", "DailyPuzzle", "Match", "Move", "Pool", "PoolEntry", "Puzzle",
+           "PuzzleAttempt", "PuzzleScan", "PuzzleStreak", "Seat", "Seek", "Table", "TableSeat",
+           "Vacation"]

@@ -272,6 +272,10 @@ PUZZLES_DIFFICULTY_POINTS = 300
 PUZZLES_STREAK_START = 900
 PUZZLES_STREAK_STEP = 75
 PUZZLES_GUEST_MEMORY = 500
+# The daily puzzle is chosen among puzzles this many plays have rated, within this rating
+# range (a young site's among any).
+PUZZLES_DAILY_MIN_PLAYS = 20
+PUZZLES_DAILY_RATINGS = (1300.0, 1800.0)
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.

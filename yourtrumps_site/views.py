@@ -7,17 +7,21 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games.play.your_turn import correspondence_games
+from games.puzzles.daily import puzzle_daily, puzzle_picture
 from yourtrumps_site.health import run_checks
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The front page; a signed-in player's correspondence games come first, the ones
-    waiting for their move at the top."""
+    waiting for their move at the top; the puzzle of the day."""
     games = (correspondence_games(user_id=request.user.pk,
                                   per_page=settings.GAMES_YOUR_TURN_ON_HOME).games
              if request.user.is_authenticated else [])
-    return render(request, "home.html", {"corr_games": games, "now": timezone.now()})
+    daily = puzzle_daily(day=timezone.localdate())
+    return render(request, "home.html", {
+        "corr_games": games, "now": timezone.now(),
+        "daily": puzzle_picture(puzzle=daily) if daily is not None else None})
 
 
 @never_cache

@@ -158,8 +158,8 @@ def _mini(match: Match, index: int) -> Mini | None:
     pile = state.pile_codes
     hand = sorted(state.hand(index), key=lambda card: card.code)
     return Mini(
-        hand=tuple(_printed(str(card)) for card in hand),
-        pile_top=_printed(CARD_NAMES[pile[-1]]) if pile else None,
+        hand=tuple(printed_card(str(card)) for card in hand),
+        pile_top=printed_card(CARD_NAMES[pile[-1]]) if pile else None,
         pile_size=len(pile),
         other_cards=state.hand_size(1 - index),
         trump=state.trump(index).letter,
@@ -167,12 +167,13 @@ def _mini(match: Match, index: int) -> Mini | None:
     )
 
 
-_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 
-def _printed(card: str) -> tuple[str, str, str]:
+def printed_card(card: str) -> tuple[str, str, str]:
+    """A card as a small view prints it: (rank as printed, suit sign, suit letter)."""
     rank, suit = card[0], card[1]
-    return ("10" if rank == "T" else rank, _SIGNS[suit], suit)
+    return ("10" if rank == "T" else rank, SUIT_SIGNS[suit], suit)
 
 
 def next_game(*, user_id: int, after: int | None = None) -> int | None:

@@ -58,7 +58,10 @@ class Puzzle(models.Model):
     class Meta:
         verbose_name = _("puzzle")
         verbose_name_plural = _("puzzles")
-        indexes = [models.Index(fields=["rating"], name="puzzle_rating")]
+        # The next-puzzle walk reads this index alone (rating order, the id to compare with
+        # the player's attempts, the theme bits to filter), never the rows it passes over.
+        indexes = [models.Index(fields=["rating", "id"], include=["theme_bits"],
+                                name="puzzle_rating_walk")]
 
     def __str__(self) -> str:
         return f"puzzle {self.pk}: {self.tpn}"
@@ -134,3 +137,19 @@ class PuzzleStreak(models.Model):
 
     def __str__(self) -> str:
         return f"streak of {self.user_id}: {self.current} (best {self.best})"
+
+
+class DailyPuzzle(models.Model):
+    """The puzzle of one calendar day, chosen by the first request of that day and kept:
+    the same for everyone, and never chosen again while another is left."""
+
+    day = models.DateField(_("day"), unique=True)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="daily",
+                               verbose_name=_("puzzle"))
+
+    class Meta:
+        verbose_name = _("daily puzzle")
+        verbose_name_plural = _("daily puzzles")
+
+    def __str__(self) -> str:
+        return f"puzzle of {self.day}: {self.puzzle_id}"

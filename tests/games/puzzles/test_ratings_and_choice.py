@@ -7,7 +7,7 @@ import pytest
 
 from accounts.models import PlayerRating, RatingMode
 from games.puzzles.models import Puzzle, PuzzleAttempt, Source, theme_bits
-from games.puzzles.selectors import puzzle_next
+from games.puzzles.selectors import NEAR_ENTRIES, puzzle_next
 from games.puzzles.services import puzzle_attempt_record
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,30 @@ def test_several_themes_at_once_and_a_rating_range(alice):
     assert puzzle_next(user_id=alice.pk, target=1900.0, themes=("last_card",),
                        high=1800.0) == one
     assert puzzle_next(user_id=alice.pk, target=1500.0, low=1600.0, high=1700.0) is None
+
+
+def _nearest_by_scan(user_id: int, target: float) -> float:
+    played = set(PuzzleAttempt.objects.filter(user_id=user_id).values_list("puzzle_id",
+                                                                           flat=True))
+    return min(abs(puzzle.rating - target) for puzzle in Puzzle.objects.all()
+               if puzzle.pk not in played)
+
+
+@pytest.mark.parametrize(("played_below", "played_above"), [(45, 45), (45, 3), (3, 45), (80, 0)])
+def test_the_nearest_lies_beyond_a_block_played_around_the_rating(alice, played_below,
+                                                                  played_above):
+    """More played on a side than the choice first reads (NEAR_ENTRIES): it walks on past
+    them, on the side where the nearest may lie, and finds the same as a plain scan."""
+    assert max(played_below, played_above) > NEAR_ENTRIES
+    below = [_puzzle(index, 1500.0 - 2 * index - 1) for index in range(100)]
+    above = [_puzzle(100 + index, 1500.0 + 3 * index) for index in range(100)]
+    PuzzleAttempt.objects.bulk_create(
+        [PuzzleAttempt(puzzle=puzzle, user=alice, solved=True)
+         for puzzle in below[:played_below] + above[:played_above]])
+    chosen = puzzle_next(user_id=alice.pk, target=1500.0)
+    assert chosen is not None
+    assert not PuzzleAttempt.objects.filter(user=alice, puzzle=chosen).exists()
+    assert abs(chosen.rating - 1500.0) == _nearest_by_scan(alice.pk, 1500.0)
+    ranged = puzzle_next(user_id=alice.pk, target=1500.0, low=1600.0)
+    assert ranged is not None
+    assert ranged.rating == 1500.0 + 3 * max(34, played_above)  # from 1600, never played
