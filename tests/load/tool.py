@@ -552,6 +552,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--clock", default="600+5", help="'initial+increment' s, or 'none'")
     parser.add_argument("--casual", action="store_true", help="unrated duels")
     parser.add_argument("--servers", type=int, default=2, help="daphne processes to start")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the first daphne's port, the next ones after it (default: free "
+                             "ports the system picks)")
     parser.add_argument("--url", action="append", help="use running servers instead")
     parser.add_argument("--worker-args", default="--pool=solo --concurrency=1",
                         help="Celery worker options (default: one worker process)")
@@ -654,8 +657,9 @@ class Topology:
         if ended := end_earlier_runs():
             print(f"aborted {ended} games an earlier run left unfinished")
         try:
-            for _ in range(args.servers):
-                server = start_daphne(self.env, self.logs)
+            for index in range(args.servers):
+                server = start_daphne(self.env, self.logs,
+                                      None if args.port is None else args.port + index)
                 self.started.append(server)
                 self.servers.append(str(server.extra["url"]))
                 self.pids[server.name] = server.process.pid
