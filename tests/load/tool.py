@@ -155,7 +155,7 @@ def rotate(servers: list[str], by: int) -> list[str]:
 async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
                hostiles: list[Any] | None = None) -> Stats:
     from tests.load.hostile import run_hostile
-    from tests.load.players import Player, Seat, Timing
+    from tests.load.players import REPLY_TIMEOUT, Player, Seat, Timing
 
     stats = Stats()
     timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch,
@@ -171,7 +171,17 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
             players.append(Player(seat, timing, stats, random.Random(rng.random()), shared))
     junk = [asyncio.create_task(run_hostile(place, stop_at, random.Random(rng.random()),
                                             stats.hostile)) for place in hostiles or []]
-    results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+    tasks = [asyncio.create_task(p.run()) for p in players]
+    # Bounded in time whatever the servers do: a player still at it long after the end (a
+    # reply that never came) is stopped and counted, with where it was waiting.
+    grace = config.think_max + 2 * REPLY_TIMEOUT + 10
+    _done, late = await asyncio.wait(tasks, timeout=max(0.0, stop_at - time.monotonic()) + grace)
+    for task in late:
+        stats.errors[f"client:still playing {grace:.0f} s after the end, at "
+                     f"{awaiting(task.get_coro())}"] += 1
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    results = [r for r in results if not isinstance(r, asyncio.CancelledError)]
     for result in await asyncio.gather(*junk, return_exceptions=True):
         if isinstance(result, BaseException):
             stats.hostile[f"client:{type(result).__name__}"] += 1
@@ -180,6 +190,15 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
             stats.errors[f"client:{type(result).__name__}:{str(result)[:80]}"] += 1
     monitor.cancel()
     return stats
+
+
+def awaiting(coro: Any) -> str:
+    """Where a suspended coroutine waits: its chain of awaits, innermost last."""
+    frames = []
+    while coro is not None and getattr(coro, "cr_frame", None) is not None:
+        frames.append(f"{coro.cr_code.co_name}:{coro.cr_frame.f_lineno}")
+        coro = coro.cr_await
+    return " > ".join(frames[-4:])
 
 
 async def watch_loop(stats: Stats) -> None:
