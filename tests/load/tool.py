@@ -175,7 +175,10 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
     # Bounded in time whatever the servers do: a player still at it long after the end (a
     # reply that never came) is stopped and counted, with where it was waiting.
     grace = config.think_max + 2 * REPLY_TIMEOUT + 10
-    _done, late = await asyncio.wait(tasks, timeout=max(0.0, stop_at - time.monotonic()) + grace)
+    late: set[asyncio.Task[None]] = set()
+    if tasks:
+        _done, late = await asyncio.wait(tasks,
+                                         timeout=max(0.0, stop_at - time.monotonic()) + grace)
     for task in late:
         stats.errors[f"client:still playing {grace:.0f} s after the end, at "
                      f"{awaiting(task.get_coro())}"] += 1
