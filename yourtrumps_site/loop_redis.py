@@ -13,6 +13,9 @@ from typing import Any
 
 from django.conf import settings
 
+POOL_SIZE = 32
+POOL_WAIT_SECONDS = 5.0
+
 _client: Any = None
 _loop: asyncio.AbstractEventLoop | None = None
 
@@ -24,6 +27,10 @@ def loop_redis() -> Any:
     if _client is None or _loop is not loop:
         import redis.asyncio
 
-        _client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        # A burst of handshakes waits its turn for a connection: redis-py's default pool
+        # raises past 100 commands in flight, which let a cooling session in.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            settings.REDIS_URL, max_connections=POOL_SIZE, timeout=POOL_WAIT_SECONDS)
+        _client = redis.asyncio.Redis(connection_pool=pool)
         _loop = loop
     return _client

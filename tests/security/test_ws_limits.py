@@ -283,3 +283,21 @@ def test_a_cooling_session_is_refused_before_the_origin_check(start_asgi_server,
     assert asyncio.run(scenario()) == 403
     log = server.log_path.read_text()
     assert log.count("websocket from origin 'http://evil.example' refused") == 1
+
+
+async def test_a_burst_of_handshakes_all_see_the_cool_down(settings):
+    """More handshakes at once than the process has Redis connections: they wait their turn
+    for one, and none of them is let in for want of one."""
+    import secrets
+
+    from yourtrumps_site.loop_redis import POOL_SIZE, loop_redis
+    from yourtrumps_site.ws_cooldown import cooling_down
+
+    cookie = secrets.token_hex(16)
+    await loop_redis().set(_key(cookie), 1, px=60_000)  # as another process would
+    scope = {"type": "websocket",
+             "headers": [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]}
+
+    seen = await asyncio.gather(*(cooling_down(scope=scope) for _ in range(10 * POOL_SIZE + 200)))
+
+    assert all(seen)
