@@ -1,8 +1,8 @@
 """The ASGI entry point: HTTP to Django, WebSockets to the Channels consumers.
 
-WebSockets pass the origin check of HTTP's CSRF check (`yourtrumps_site.ws_origin`: no
-cross-site socket can act as a logged-in user), the cool-down of sessions closed for abuse
-(`yourtrumps_site.ws_cooldown`) and the session authentication that HTTP uses.
+WebSockets pass the cool-down of sessions closed for abuse (`yourtrumps_site.ws_cooldown`),
+the origin check of HTTP's CSRF check (`yourtrumps_site.ws_origin`: no cross-site socket can
+act as a logged-in user) and the session authentication that HTTP uses.
 A path that matches no route is refused at the handshake (`yourtrumps_site.sockets`).
 """
 
@@ -25,8 +25,10 @@ from yourtrumps_site.ws_origin import OriginValidator  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": OriginValidator(
-            CooldownGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        # The cool-down first: a refused session's knocks cost no origin check, session
+        # or user (yourtrumps_site/ws_cooldown.py).
+        "websocket": CooldownGate(
+            OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -474,11 +474,18 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "filters": {
         "cancelled_cleanup": {"()": "yourtrumps_site.log_filters.CancelledCleanupIsNotAnError"},
+        "rate_limited": {"()": "yourtrumps_site.log_filters.RateLimited"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
+        # What a hostile socket sets off, a line per event: a log that costs what it reports.
+        **{name: {"filters": ["rate_limited"]} for name in (
+            "yourtrumps_site.ws_cooldown", "yourtrumps_site.ws_limits",
+            "yourtrumps_site.ws_origin", "yourtrumps_site.sockets",
+            "yourtrumps_site.socket_caps",
+        )},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "axes": {"level": "WARNING"},

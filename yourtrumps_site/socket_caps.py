@@ -32,6 +32,8 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from yourtrumps_site.loop_redis import loop_redis
+
 logger = logging.getLogger(__name__)
 
 CLOSE_TOO_MANY_SOCKETS = 4013  # as RFC 6455's 1013 "try again later"
@@ -72,18 +74,14 @@ class _Registry:
         self.held: dict[str, list[str]] = {}  # channel name -> set names
         self.local: dict[str, set[str]] = defaultdict(set)  # without Redis
         self.client: Any = None
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.refresher: asyncio.Task[None] | None = None
 
     def _redis(self) -> Any:
-        loop = asyncio.get_running_loop()
-        if self.client is None or self.loop is not loop:
-            import redis.asyncio
-
-            self.client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-            self.claim_script = self.client.register_script(_CLAIM)
-            self.loop = loop
-            self.refresher = loop.create_task(self._refresh())
+        client = loop_redis()
+        if client is not self.client:  # the first call, or another event loop's
+            self.client = client
+            self.claim_script = client.register_script(_CLAIM)
+            self.refresher = asyncio.get_running_loop().create_task(self._refresh())
         return self.client
 
     async def claim(self, channel: str, places: list[tuple[str, str, int]]) -> str | None:

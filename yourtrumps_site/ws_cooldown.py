@@ -3,29 +3,41 @@
 A socket closed for a flood (4429), a frame too big (4009) or too many frames the server could
 not understand (4008) puts its session under a cool-down of `WS_ABUSE_COOLDOWN_SECONDS`. Until
 it ends, every WebSocket handshake that carries that session's cookie is refused (HTTP 403) by
-`CooldownGate`, before the session and the user are looked up: a script that reconnects at once
-costs the servers one cache read per attempt instead of a session, a user and a consumer, and
-the players' moves keep their pace beside it.
+`CooldownGate`, the first layer of the WebSocket stack: before the origin check, the session
+and the user. A script that reconnects at once gets the servers to do as little as the ASGI
+server allows, and the players' moves keep their pace beside it.
 
 Honest clients send only what the server understands, far below the rate, and so never meet
-it. A client without a session cookie has no cool-down (an address is shared by many people
-behind one NAT); the per-connection limits still close its sockets. The cool-downs live in
-Django's cache (Redis in production), so they hold across processes.
+it. The cool-down is the session's, never the address's: an address is shared by many people
+behind one NAT, and a client without a session cookie has none (the per-connection limits
+still close its sockets).
+
+The cool-downs live in Redis (`REDIS_URL`), so that every process sees them, with the time
+left as the key's expiry. Each process also remembers the cool-downs it has met until they
+end, so a session that knocks again and again costs one read of Redis per process, then a
+look-up in a dict. A cool-down is never lifted early, so what a process remembers stays true.
+Without Redis (the embedded default, one process) that memory is the store.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
+from yourtrumps_site.loop_redis import loop_redis
+
 logger = logging.getLogger(__name__)
 
 _PREFIX = "ws-cooldown:"
+_PRUNE_AT = 10_000  # remembered cool-downs before the ended ones are dropped
+
+_known: dict[str, float] = {}  # key -> when its cool-down ends (time.monotonic())
 
 
 def _session_cookie(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -38,7 +50,15 @@ def _session_cookie(headers: list[tuple[bytes, bytes]]) -> str | None:
 
 
 def _key(cookie: str) -> str:
-    return _PREFIX + hashlib.sha256(cookie.encode()).hexdigest()[:40]
+    return cache.make_key(_PREFIX + hashlib.sha256(cookie.encode()).hexdigest()[:40])
+
+
+def _remember(key: str, seconds: float) -> None:
+    now = time.monotonic()
+    if len(_known) >= _PRUNE_AT:
+        for ended in [k for k, end in _known.items() if end <= now]:
+            del _known[ended]
+    _known[key] = now + seconds
 
 
 async def cooldown_start(*, scope: dict[str, Any]) -> bool:
@@ -47,11 +67,13 @@ async def cooldown_start(*, scope: dict[str, Any]) -> bool:
     cookie = _session_cookie(scope.get("headers") or [])
     if cookie is None or seconds <= 0:  # 0: no cool-down (a settings module may turn it off)
         return False
-    try:
-        await cache.aset(_key(cookie), 1, timeout=seconds)
-    except Exception:  # the cache is away: the socket is closed all the same
-        logger.warning("socket cool-down not stored", exc_info=True)
-        return False
+    key = _key(cookie)
+    _remember(key, seconds)
+    if settings.REDIS_URL:
+        try:
+            await loop_redis().set(key, 1, px=max(1, round(seconds * 1000)))
+        except Exception:  # Redis is away: the other processes will not know of it
+            logger.warning("socket cool-down not stored", exc_info=True)
     return True
 
 
@@ -59,16 +81,28 @@ async def cooling_down(*, scope: dict[str, Any]) -> bool:
     cookie = _session_cookie(scope.get("headers") or [])
     if cookie is None:
         return False
+    key = _key(cookie)
+    end = _known.get(key)
+    if end is not None:
+        if end > time.monotonic():
+            return True
+        del _known[key]
+    if not settings.REDIS_URL:
+        return False
     try:
-        return bool(await cache.aget(_key(cookie)))
-    except Exception:  # the cache is away: no cool-down is worth refusing players
+        left_ms = int(await loop_redis().pttl(key))  # -2: no such key
+    except Exception:  # Redis is away: no cool-down is worth refusing players
         logger.warning("socket cool-down unreadable", exc_info=True)
         return False
+    if left_ms <= 0:
+        return False
+    _remember(key, left_ms / 1000)
+    return True
 
 
 class CooldownGate:
-    """ASGI middleware for the WebSocket stack: refuses the handshakes of a session under a
-    cool-down (`cooldown_start`)."""
+    """ASGI middleware, first in the WebSocket stack: refuses the handshakes of a session
+    under a cool-down (`cooldown_start`)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application

@@ -3,6 +3,7 @@
     python -m tests.load --duels 500 --duration 300 --think 2 6
     python -m tests.load --duels 0 --ai-games 4 --ai-level 1 --duration 120
     python -m tests.load --duels 500 --duration 300 --ramp 60 --hostile 0.1
+    python -m tests.load --duels 500 --duration 300 --ramp 60 --hostile 0.1 --hostile-nice 19
     python -m tests.load --duels 0 --tables 100 --duration 60
     python -m tests.load --duels 0 --ai-tables 100 --think 1 3 --duration 60
 
@@ -15,7 +16,10 @@ move crosses processes through Redis.
 
 With `--hostile 0.1` one socket in ten is hostile (`tests.load.hostile`): it sends junk on
 match, lobby and site sockets and unknown routes; the honest players' figures are reported
-apart from it, and the servers' logs are searched for server errors.
+apart from it, and the servers' logs are searched for server errors. The hostile sockets run
+in a client process of their own; `--hostile-nice 19` runs it at the lowest CPU priority, a
+stand-in for an attacker on another machine (the honest clients and the servers keep their
+normal priority), and the report gives its CPU apart.
 
 It prints connections held, moves per second, the move round trip (sent -> "ok") and the
 delivery to the opponent (sent -> the opponent's new state) at p50/p95/p99, the AI's move
@@ -63,6 +67,7 @@ class Config:
     rematch: bool = True
     ramp: float = 0.0  # seconds over which the players connect; measured after it
     hostile: float = 0.0  # the share of all sockets that send junk (tests.load.hostile)
+    hostile_nice: int = 0  # the hostile client process's niceness (19: the lowest priority)
     tables: int = 0  # tables of four people (tests.load.tables)
     ai_tables: int = 0  # tables of one person and three AI seats
     table_ai_level: int = 3
@@ -150,7 +155,7 @@ def rotate(servers: list[str], by: int) -> list[str]:
 async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
                hostiles: list[Any] | None = None) -> Stats:
     from tests.load.hostile import run_hostile
-    from tests.load.players import Player, Seat, Timing
+    from tests.load.players import REPLY_TIMEOUT, Player, Seat, Timing
 
     stats = Stats()
     timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch,
@@ -166,7 +171,20 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
             players.append(Player(seat, timing, stats, random.Random(rng.random()), shared))
     junk = [asyncio.create_task(run_hostile(place, stop_at, random.Random(rng.random()),
                                             stats.hostile)) for place in hostiles or []]
-    results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
+    tasks = [asyncio.create_task(p.run()) for p in players]
+    # Bounded in time whatever the servers do: a player still at it long after the end (a
+    # reply that never came) is stopped and counted, with where it was waiting.
+    grace = config.think_max + 2 * REPLY_TIMEOUT + 10
+    late: set[asyncio.Task[None]] = set()
+    if tasks:
+        _done, late = await asyncio.wait(tasks,
+                                         timeout=max(0.0, stop_at - time.monotonic()) + grace)
+    for task in late:
+        stats.errors[f"client:still playing {grace:.0f} s after the end, at "
+                     f"{awaiting(task.get_coro())}"] += 1
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    results = [r for r in results if not isinstance(r, asyncio.CancelledError)]
     for result in await asyncio.gather(*junk, return_exceptions=True):
         if isinstance(result, BaseException):
             stats.hostile[f"client:{type(result).__name__}"] += 1
@@ -175,6 +193,15 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
             stats.errors[f"client:{type(result).__name__}:{str(result)[:80]}"] += 1
     monitor.cancel()
     return stats
+
+
+def awaiting(coro: Any) -> str:
+    """Where a suspended coroutine waits: its chain of awaits, innermost last."""
+    frames = []
+    while coro is not None and getattr(coro, "cr_frame", None) is not None:
+        frames.append(f"{coro.cr_code.co_name}:{coro.cr_frame.f_lineno}")
+        coro = coro.cr_await
+    return " > ".join(frames[-4:])
 
 
 async def watch_loop(stats: Stats) -> None:
@@ -187,20 +214,25 @@ async def watch_loop(stats: Stats) -> None:
 
 def client_process(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
                    out: Any, hostiles: list[Any] | None = None) -> None:
+    if hostiles and config.hostile_nice:
+        # A stand-in for an attacker on another machine: its junk is made with the CPU that
+        # the honest clients and the servers (at their normal priority) leave over.
+        os.nice(config.hostile_nice)
     # As in the servers (yourtrumps_site/asgi.py): what is loaded lives for the whole run, so
     # the collector's full walks leave it out; their pauses would be counted as latency.
     gc.collect()
     gc.freeze()
     started = time.process_time()
     stats = asyncio.run(play(groups, config, stop_at, seed, hostiles))
-    out.put((stats, time.process_time() - started))
+    out.put((stats, time.process_time() - started, bool(hostiles)))
 
 
 def run_clients(groups: list[list[Place]], config: Config,
-                hostiles: list[Any] | None = None) -> tuple[Stats, float]:
-    """Play all games until `config.duration` has passed; the stats and the clients' CPU s.
-    Hostile sockets run in a client process of their own, so that making their junk does
-    not slow the event loop that times the honest players."""
+                hostiles: list[Any] | None = None) -> tuple[Stats, float, float]:
+    """Play all games until `config.duration` has passed; the stats and the CPU seconds of
+    the honest clients and of the hostile one. Hostile sockets run in a client process of
+    their own, so that making their junk does not slow the event loop that times the honest
+    players."""
     stop_at = time.monotonic() + config.ramp + config.duration
     from django.db import connections
 
@@ -215,7 +247,7 @@ def run_clients(groups: list[list[Place]], config: Config,
         children.append(context.Process(target=client_process,
                                         args=([], config, stop_at, config.seed + 1000, out,
                                               hostiles)))
-    total, cpu = Stats(), 0.0
+    total, cpu, hostile_cpu = Stats(), 0.0, 0.0
     if config.client_procs <= 1:
         for child in children:
             child.start()
@@ -230,12 +262,15 @@ def run_clients(groups: list[list[Place]], config: Config,
         for child in children:
             child.start()
     for _ in children:
-        stats, used = out.get()
+        stats, used, hostile = out.get()
         total.merge(stats)
-        cpu += used
+        if hostile:
+            hostile_cpu += used
+        else:
+            cpu += used
     for child in children:
         child.join()
-    return total, cpu
+    return total, cpu, hostile_cpu
 
 
 # --- the consistency check (in the parent, through the ORM) -----------------------------------
@@ -400,7 +435,7 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-    stats, client_cpu = run_clients(groups, config, hostiles)
+    stats, client_cpu, hostile_cpu = run_clients(groups, config, hostiles)
     elapsed = time.monotonic() - began
     if sampler_stop is not None:
         sampler_stop.set()
@@ -438,6 +473,7 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         "server_errors": None if logs is None else log_errors(logs),
         "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
         "client_cpu_s": round(client_cpu, 1),
+        "hostile_client_cpu_s": round(hostile_cpu, 1),
         "machine_cpu_busy": round(machine_busy, 2),
         "load_average": os.getloadavg(),
         "consistency": consistency,
@@ -497,7 +533,8 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(f"server errors in the servers' logs: {len(errors)}"
                      + (f", e.g. {errors[:3]}" if errors else ""))
     lines.append(f"client: loop lag max {report['client_loop_lag_max_ms']} ms, "
-                 f"CPU {report['client_cpu_s']} s; machine CPU busy "
+                 f"CPU {report['client_cpu_s']} s (hostile client "
+                 f"{report['hostile_client_cpu_s']} s); machine CPU busy "
                  f"{report['machine_cpu_busy']:.0%}, load average "
                  f"{' '.join(f'{x:.1f}' for x in report['load_average'])}")
     for name, figures in report["processes"].items():
@@ -545,6 +582,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--hostile", type=float, default=0.0, metavar="SHARE",
                         help="the share of all sockets that are hostile (0.1: one in ten sends "
                              "junk: bad JSON, wrong types, floods, huge frames, unknown routes)")
+    parser.add_argument("--hostile-nice", type=int, default=0, metavar="N",
+                        help="run the hostile client process at niceness N (19: the lowest "
+                             "CPU priority), a stand-in for an attacker on another machine: "
+                             "on one machine its junk is made on the cores that time the "
+                             "honest players and run the servers, which keep their normal "
+                             "priority (default 0: the same priority as everything else)")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="seconds over which the players connect (not measured)")
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0),
@@ -552,6 +595,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--clock", default="600+5", help="'initial+increment' s, or 'none'")
     parser.add_argument("--casual", action="store_true", help="unrated duels")
     parser.add_argument("--servers", type=int, default=2, help="daphne processes to start")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the first daphne's port, the next ones after it (default: free "
+                             "ports the system picks)")
     parser.add_argument("--url", action="append", help="use running servers instead")
     parser.add_argument("--worker-args", default="--pool=solo --concurrency=1",
                         help="Celery worker options (default: one worker process)")
@@ -573,6 +619,7 @@ def config_of(args: argparse.Namespace) -> Config:
         duration=args.duration, think_min=args.think[0], think_max=args.think[1],
         clock=None if args.clock == "none" else args.clock, rated=not args.casual,
         client_procs=args.client_procs, seed=args.seed, ramp=args.ramp, hostile=args.hostile,
+        hostile_nice=args.hostile_nice,
         tables=args.tables, ai_tables=args.ai_tables, table_ai_level=args.table_ai_level,
     )
 
@@ -654,8 +701,9 @@ class Topology:
         if ended := end_earlier_runs():
             print(f"aborted {ended} games an earlier run left unfinished")
         try:
-            for _ in range(args.servers):
-                server = start_daphne(self.env, self.logs)
+            for index in range(args.servers):
+                server = start_daphne(self.env, self.logs,
+                                      None if args.port is None else args.port + index)
                 self.started.append(server)
                 self.servers.append(str(server.extra["url"]))
                 self.pids[server.name] = server.process.pid

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 import websockets
@@ -14,6 +15,7 @@ from games.play import services
 from games.play.services import Player
 from tests.load.client import MatchClient, connect
 from tests.load.sessions import session_cookie
+from yourtrumps_site.ws_cooldown import _key
 from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_JUNK, CLOSE_TOO_BIG, TokenBucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
@@ -175,8 +177,9 @@ def test_junk_closes_the_socket_with_4008_and_cools_the_session_down(asgi_server
     assert state["type"] == "state"
 
 
-def test_a_flood_cools_the_session_down_and_the_cool_down_ends(asgi_server, duel, make_user):
-    url = asgi_server.extra["url"]
+def test_a_flood_cools_the_session_down_and_the_cool_down_ends(start_asgi_server, duel,
+                                                               make_user):
+    url = start_asgi_server(WS_ABUSE_COOLDOWN_SECONDS="2").extra["url"]
     cookie = session_cookie(make_user())
 
     async def scenario():
@@ -186,13 +189,115 @@ def test_a_flood_cools_the_session_down_and_the_cool_down_ends(asgi_server, duel
         await drain_until_closed(client.connection)
         with pytest.raises(websockets.exceptions.InvalidStatus):
             await connect(url, "/ws/site/", cookie)
-        from django.core.cache import cache
-
-        from yourtrumps_site.ws_cooldown import _key
-
-        await cache.adelete(_key(cookie.split("=", 1)[1]))  # as when its time has passed
+        await asyncio.sleep(2.5)
         again = await connect(url, "/ws/site/", cookie)
         await again.close()
         return client.connection.close_code
 
     assert asyncio.run(scenario()) == CLOSE_FLOOD
+
+
+async def cool_down(url: str, cookie: str, bad_frames: int) -> int | None:
+    """Send junk on a site socket until the server closes it; its close code."""
+    connection = await connect(url, "/ws/site/", cookie)
+    for _ in range(bad_frames):
+        await connection.send("not json")
+    await drain_until_closed(connection)
+    return connection.close_code
+
+
+class RedisCommandsAbout:
+    """Counts the commands the Redis server runs that name `text` (a key), from MONITOR."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.count = 0
+        self.stopped = threading.Event()
+        self.ready = threading.Event()
+
+    def _watch(self) -> None:
+        import redis
+        from django.conf import settings
+
+        with redis.Redis.from_url(settings.REDIS_URL).monitor() as monitor:
+            self.ready.set()
+            for command in monitor.listen():
+                if self.stopped.is_set():
+                    return
+                if self.text in command["command"]:
+                    self.count += 1
+
+    def __enter__(self) -> RedisCommandsAbout:
+        threading.Thread(target=self._watch, daemon=True).start()
+        self.ready.wait(5)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+
+
+def test_a_cool_down_holds_in_every_process_and_costs_each_one_read(start_asgi_server,
+                                                                      make_user, settings):
+    """A session cooled on one server is refused by another, which asks Redis once and then
+    remembers; the sessions of other players, on the same address, are let in on both."""
+    first, second = (start_asgi_server().extra["url"] for _ in range(2))
+    cookie, honest = session_cookie(make_user()), session_cookie(make_user())
+
+    async def scenario():
+        closed = await cool_down(first, cookie, settings.WS_MAX_BAD_FRAMES)
+        statuses = []
+        with RedisCommandsAbout(_key(cookie.split("=", 1)[1])) as reads:
+            for url in [second] * 20 + [first] * 20:
+                with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+                    await connect(url, "/ws/site/", cookie)
+                statuses.append(refused.value.response.status_code)
+            await asyncio.sleep(0.5)  # MONITOR's stream may lag behind the commands
+        for url in (first, second):
+            bystander = await connect(url, "/ws/site/", honest)
+            await bystander.close()
+        return closed, statuses, reads.count
+
+    closed, statuses, reads = asyncio.run(scenario())
+
+    assert closed == CLOSE_JUNK
+    assert statuses == [403] * 40
+    assert reads == 1  # the second server's first look; the first one knew it already
+
+
+def test_a_cooling_session_is_refused_before_the_origin_check(start_asgi_server, make_user,
+                                                             settings, process_logs):
+    """The cool-down is the first layer: a cooling session's handshake from a foreign origin
+    is refused without being judged (the origin check logs each refusal it makes)."""
+    server = start_asgi_server(LOG_LEVEL="INFO")
+    url = server.extra["url"]
+    cookie = session_cookie(make_user())
+
+    async def scenario():
+        await cool_down(url, cookie, settings.WS_MAX_BAD_FRAMES)
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            await connect(url, "/ws/site/", cookie, origin="http://evil.example")
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            await connect(url, "/ws/site/", "", origin="http://evil.example")
+        return refused.value.response.status_code
+
+    assert asyncio.run(scenario()) == 403
+    log = server.log_path.read_text()
+    assert log.count("websocket from origin 'http://evil.example' refused") == 1
+
+
+async def test_a_burst_of_handshakes_all_see_the_cool_down(settings):
+    """More handshakes at once than the process has Redis connections: they wait their turn
+    for one, and none of them is let in for want of one."""
+    import secrets
+
+    from yourtrumps_site.loop_redis import POOL_SIZE, loop_redis
+    from yourtrumps_site.ws_cooldown import cooling_down
+
+    cookie = secrets.token_hex(16)
+    await loop_redis().set(_key(cookie), 1, px=60_000)  # as another process would
+    scope = {"type": "websocket",
+             "headers": [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]}
+
+    seen = await asyncio.gather(*(cooling_down(scope=scope) for _ in range(10 * POOL_SIZE + 200)))
+
+    assert all(seen)
