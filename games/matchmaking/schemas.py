@@ -130,6 +130,8 @@ class TableRow(_Message):
     creator_id: int
     players: Literal[3, 4]
     time_control: str
+    correspondence: bool
+    """Days per move: the table fills over hours or days, its seats kept without a socket."""
     rated: bool
     public: bool
     seats: list[TableSeatRow]

@@ -205,6 +205,7 @@ def _table_rows(tables: list[Table], now: datetime) -> list[dict[str, Any]]:
             "creator_id": table.creator_id,
             "players": table.n_players,
             "time_control": TimeControl.of(table).key,
+            "correspondence": table.correspondence,
             "rated": table.rated,
             "public": table.public,
             "seats": row_seats,
