@@ -11,7 +11,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.play import checks
 from games.play.checks import is_present
 from games.play.models import Seat
 from games.play.services.core import change_commit, match_lock, next_due_at, seat_check

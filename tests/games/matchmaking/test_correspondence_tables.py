@@ -130,5 +130,6 @@ def test_a_rated_table_of_people_starts_by_itself_on_the_table_rating(make_playe
     match = tables.table_join(user=vera, token=table.token)
 
     assert isinstance(match, Match)
-    assert match.rated and match.correspondence
+    assert match.rated
+    assert match.correspondence
     assert match.rating_mode == RatingMode.TABLE

@@ -117,12 +117,14 @@ def test_the_table_is_listed_where_it_is_the_player_s_turn_and_leaves_the_list_w
     assert table_game.your_turn
     assert sorted(table_game.opponents) == sorted(u.username for u in others)
     assert table_game.deadline == T0 + ONE_DAY
-    assert table_game.mini is not None and table_game.mini.other_cards is None
+    assert table_game.mini is not None
+    assert table_game.mini.other_cards is None
     assert len(table_game.mini.hand) == State.from_tpn(match.position_tpn).hand_size(
         match.to_move)
     # The table's deadline (a day) comes before the duel's (three days): it is first.
-    assert [g.match_id for g in page.games][0] == match.pk
-    assert your_turn_count(user_id=mover.pk) == 1 + (reload(duel).to_move == 1)
+    assert next(g.match_id for g in page.games) == match.pk
+    assert reload(duel).to_move == 1  # the duel waits for the mover too (dealer 0)
+    assert your_turn_count(user_id=mover.pk) == 2
     assert next_game(user_id=mover.pk) == match.pk
     for other in others:
         listed = {g.match_id: g.your_turn for g in correspondence_games(user_id=other.pk).games}
@@ -138,7 +140,8 @@ def test_a_turn_at_a_table_is_told_with_every_other_player_and_not_once_passed(t
     match = corr_table(three)
     mover = three[match.to_move]
     told = notification_turn(match_id=match.pk, user_id=mover.pk, ply=0)
-    assert told is not None and told.kind == Kind.TURN
+    assert told is not None
+    assert told.kind == Kind.TURN
     text = notification_text(told)
     assert all(u.username in text for u in three if u != mover)
 
