@@ -129,7 +129,7 @@ def start_match(
 def _live_table_seats(user_ids: Sequence[int]) -> QuerySet[TableSeat]:
     """These people's seats at open live tables (a seat at a correspondence table stays
     while its person plays anything else)."""
-    return TableSeat.objects.filter(user_id__in=list(user_ids), table__correspondence=False)
+    return TableSeat.objects.filter(user_id__in=list(user_ids), correspondence=False)
 
 
 def tables_release(*, user_ids: Sequence[int]) -> None:

@@ -1,13 +1,15 @@
 """Tables for 3 and 4: created in the lobby, sat down at, filled with the AI, started.
 
-A table is open until it starts. People sit down at its seats (a person at one open table at
-a time: `TableSeat.user` is unique); its creator may put the AI in any empty seat of a casual
-table, and start it once every seat is taken; a table whose seats are all taken by people
-starts by itself, in the transaction of the last person sitting down. A person's seat at a live
+A table is open until it starts. People sit down at its seats (a person at one open live table
+and one open correspondence table at a time: `TableSeat.user` is unique with its kind); its
+creator may put the AI in any empty seat of a casual table, and start it once every seat is
+taken; a table whose seats are all taken by people starts by itself, in the transaction of the
+last person sitting down. A person's seat at a live
 table lives while their lobby socket renews it (`MATCHMAKING_ALIVE_SECONDS`); a creator who
 leaves, or whose seat lapses, closes the table. A correspondence table (days per move) fills
 over hours or days while its people come and go: its seats never lapse, they are left, and
-sitting at one bars no other game (`core.check_free`, `core.start_match`).
+sitting at one bars no other game, nor a seat at a live table (`core.check_free`,
+`core.start_match`).
 
 Every change holds the table's row lock and then the seated people's user rows, in the order
 of their ids (`core`'s note on locking), so two people taking the last seat at once, or a
@@ -100,11 +102,19 @@ def _people(seats: dict[int, TableSeat]) -> list[int]:
     return [seat.user_id for seat in seats.values() if seat.user_id is not None]
 
 
-def _check_not_seated(user: User, table: Table | None = None) -> None:
-    seat = TableSeat.objects.filter(user=user).exclude(table=table).first()
-    if seat is not None:
-        raise MatchmakingError(errors.ALREADY_SEATED,
-                               _("You are sitting at another table: leave it first."))
+def _check_not_seated(user: User, *, correspondence: bool, table: Table | None = None) -> None:
+    """A person sits at one open table of each kind: a live one, and a correspondence one
+    that fills over days beside it."""
+    seat = TableSeat.objects.filter(user=user, correspondence=correspondence).exclude(
+        table=table).first()
+    if seat is None:
+        return
+    if correspondence:
+        raise MatchmakingError(
+            errors.ALREADY_SEATED,
+            _("You are sitting at another correspondence table: leave it first."))
+    raise MatchmakingError(errors.ALREADY_SEATED,
+                           _("You are sitting at another table: leave it first."))
 
 
 def table_create(
@@ -125,13 +135,14 @@ def table_create(
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
         check_free(locked, control=control)
-        _check_not_seated(locked)
+        _check_not_seated(locked, correspondence=control.correspondence)
         table = Table.objects.create(
             token=secrets.token_urlsafe(12), creator=locked, n_players=players,
             clock_initial=control.initial, clock_increment=control.increment,
             correspondence=control.correspondence, rated=rated, public=public, created_at=now,
         )
-        TableSeat.objects.create(table=table, index=0, user=locked, joined_at=now,
+        TableSeat.objects.create(table=table, index=0, user=locked,
+                                 correspondence=table.correspondence, joined_at=now,
                                  alive_until=_alive_until(table, now))
         _told(table, [locked.pk])
     return table
@@ -157,7 +168,7 @@ def table_join(
                                        _("You are sitting at this table already."))
             return None
         check_free(users[user.pk], control=TimeControl.of(table))
-        _check_not_seated(users[user.pk], table)
+        _check_not_seated(users[user.pk], correspondence=table.correspondence, table=table)
         free = [index for index in range(table.n_players) if index not in seats]
         if seat is None:
             if not free:
@@ -168,8 +179,8 @@ def table_join(
         elif seat not in free:
             raise MatchmakingError(errors.SEAT_TAKEN, _("That seat is taken."))
         seats[seat] = TableSeat.objects.create(
-            table=table, index=seat, user=users[user.pk], joined_at=now,
-            alive_until=_alive_until(table, now),
+            table=table, index=seat, user=users[user.pk], correspondence=table.correspondence,
+            joined_at=now, alive_until=_alive_until(table, now),
         )
         _told(table, _people(seats))
         if len(seats) == table.n_players and all(s.user_id for s in seats.values()):
@@ -222,7 +233,7 @@ def table_fill_ai(
         if seat in seats:
             raise MatchmakingError(errors.SEAT_TAKEN, _("That seat is taken."))
         created = TableSeat.objects.create(table=table, index=seat, ai_level=level,
-                                           joined_at=now)
+                                           correspondence=table.correspondence, joined_at=now)
         _told(table, _people(seats))
     return created
 

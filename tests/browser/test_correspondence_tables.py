@@ -78,7 +78,7 @@ def test_a_correspondence_table_fills_over_two_browsers_and_turns_reach_your_tur
     anna.get_by_test_id("table-players").select_option("3")
     anna.get_by_test_id("table-time-control").select_option("1d")
     anna.get_by_test_id("table-create").click()
-    mine = anna.get_by_test_id("my-table")
+    mine = anna.get_by_test_id("my-correspondence-table")
     expect(mine.get_by_test_id("table-terms")).to_contain_text("1d, correspondence")
 
     lobby = user_page(boris_user)
@@ -86,7 +86,8 @@ def test_a_correspondence_table_fills_over_two_browsers_and_turns_reach_your_tur
     listed = lobby.get_by_test_id("tables").locator("[data-testid=table][data-correspondence=true]")
     expect(listed).to_have_count(1)
     listed.get_by_test_id("table-sit").first.click()
-    expect(lobby.get_by_test_id("my-table")).to_be_visible()
+    expect(lobby.get_by_test_id("my-correspondence-table")).to_be_visible()
+    expect(lobby.get_by_test_id("my-table")).to_be_hidden()
     lobby.close()  # his lobby socket goes; a correspondence table keeps his seat
     assert TableSeat.objects.get(user=boris_user).alive_until is None
     expect(mine.locator("[data-kind=person]")).to_have_count(2)
