@@ -200,7 +200,10 @@ def due_at(match: ReminderFacts, seats: Sequence[SeatFacts], *, now: datetime | 
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late, remind, takeover_at(match, seats),
+    # At a correspondence table the flag of a person is their takeover; the AI's flag does
+    # nothing (a late AI is sent its task again).
+    flag = None if seat_passes_at_flag(match) else flag_at(match, seats)
+    return min((t for t in (flag, late, remind, takeover_at(match, seats),
                             silence_end_at(match, seats))
                 if t is not None), default=None)
 

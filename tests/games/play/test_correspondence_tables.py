@@ -164,3 +164,17 @@ def test_a_rated_correspondence_table_changes_the_table_rating(three):
     seats = Seat.objects.filter(match=match)
     assert all(s.rating_before is not None and s.rating_after is not None for s in seats)
     assert seats.filter(result=SeatResult.LOSS).count() == 1
+
+
+def test_a_late_ai_at_a_table_is_sent_its_task_again_and_never_flags(three):
+    match = corr_table(three)
+    mover = match.to_move
+    services.match_deadline_enforce(match_id=match.pk, now=T0 + ONE_DAY)
+    assert seat_row(match, mover).taken_over
+    # The AI's task was lost: days later its turn is still there, with the next look soon,
+    # not a deadline in the past for the watch to find again at every round.
+    later = T0 + 3 * ONE_DAY
+    services.match_deadline_enforce(match_id=match.pk, now=later)
+    match = reload(match)
+    assert match.status == Status.PLAYING
+    assert match.due_at > later
