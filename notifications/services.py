@@ -157,7 +157,8 @@ def notification_turn(
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.is_over or match.ply != ply:
         return None
-    if not Seat.objects.filter(match=match, user_id=user_id).exists():
+    # A seat the AI took over keeps its person, who has left that game.
+    if not Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).exists():
         return None
     kind = Kind.REMINDER if reminder else Kind.TURN
     return notification_create(user_id=user_id, kind=kind, key=f"{kind}:{match_id}:{ply}",

@@ -4,8 +4,9 @@ Protocol (JSON objects):
 
 - The server sends `{"type": "lobby", "pools": [{"key": "3+2", "waiting": 2}, ...],
   "seeks": [{"id", "player", "player_id", "rating", "provisional", "time_control",
-  "rated"}, ...], "tables": [{"token", "url", "creator", "players", "time_control", "rated",
-  "seats": [{"index", "kind", "player", "rating", "ai_level", ...}]}, ...], "me":
+  "rated"}, ...], "tables": [{"token", "url", "creator", "players", "time_control",
+  "correspondence", "rated", "seats": [{"index", "kind", "player", "rating", "ai_level",
+  ...}]}, ...], "me":
   {"searching": {"pool", "since_ms", "fill_ai_at_ms"} | null, "table": {...} | null,
   "can_start", "challenges_in": [...], "challenges_out": [tokens],
   "live_match": {"id", "url"} | null}, "server_time_ms"}` (`games.matchmaking.schemas`) on

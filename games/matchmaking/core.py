@@ -24,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -106,7 +107,7 @@ def start_match(
     *, players: Sequence[Player], time_control: TimeControl, rated: bool, now: datetime
 ) -> Match:
     """A match of locked, free people (and maybe AI seats), seated in the order given; the
-    people's other offers are withdrawn: pool entries and seeks now, seats at open tables
+    people's other offers are withdrawn: pool entries and seeks now, seats at open live tables
     just after commit (`tables_release`, which locks those tables first)."""
     match = match_create(players=players, rated=rated, time_control=time_control, now=now)
     users = [player.user for player in players if player.user is not None]
@@ -120,16 +121,21 @@ def start_match(
     transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))
     if had_seeks:
         transaction.on_commit(lobby_changed)
-    if TableSeat.objects.filter(user__in=users).exists():
+    if _live_table_seats(ids).exists():
         transaction.on_commit(lambda: tables_release(user_ids=ids))
     return match
 
 
+def _live_table_seats(user_ids: Sequence[int]) -> QuerySet[TableSeat]:
+    """These people's seats at open live tables (a seat at a correspondence table stays
+    while its person plays anything else)."""
+    return TableSeat.objects.filter(user_id__in=list(user_ids), correspondence=False)
+
+
 def tables_release(*, user_ids: Sequence[int]) -> None:
-    """Take the seats of these people at open tables away (they are playing now): each
+    """Take the seats of these people at open live tables away (they are playing now): each
     table locked first, as everywhere; a table whose creator went with them closes."""
-    table_ids = set(TableSeat.objects.filter(user_id__in=list(user_ids))
-                    .values_list("table_id", flat=True))
+    table_ids = set(_live_table_seats(user_ids).values_list("table_id", flat=True))
     for table_id in sorted(table_ids):
         with transaction.atomic():
             table = Table.objects.select_for_update().filter(pk=table_id,

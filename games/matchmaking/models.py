@@ -158,17 +158,21 @@ class Table(models.Model):
 
 
 class TableSeat(models.Model):
-    """A taken seat of an open table: a person (kept while their lobby socket renews
-    `alive_until`) or the AI at a level. An empty seat has no row."""
+    """A taken seat of an open table: a person (at a live table kept while their lobby socket
+    renews `alive_until`; at a correspondence table until they leave) or the AI at a level.
+    An empty seat has no row."""
 
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
                               related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
-    # Unique: a person sits at one open table at a time (seats go when a table starts).
-    user = models.OneToOneField(
+    # A person sits at one open live table and one open correspondence table at a time (seats
+    # go when a table starts): unique with `correspondence`, the table's own, kept here so
+    # that the database says it.
+    user = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True,
-        on_delete=models.CASCADE, related_name="table_seat",
+        on_delete=models.CASCADE, related_name="table_seats",
     )
+    correspondence = models.BooleanField(_("correspondence table"), default=False)
     ai_level = models.PositiveSmallIntegerField(_("AI level"), null=True, blank=True)
     joined_at = models.DateTimeField(_("joined"))
     alive_until = models.DateTimeField(_("alive until"), null=True, blank=True)
@@ -178,6 +182,8 @@ class TableSeat(models.Model):
         verbose_name_plural = _("table seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="mm_table_seat_once"),
+            models.UniqueConstraint(fields=["user", "correspondence"],
+                                    name="mm_table_seat_person_once"),
             models.CheckConstraint(
                 condition=models.Q(user__isnull=True, ai_level__isnull=False)
                 | models.Q(user__isnull=False, ai_level__isnull=True),

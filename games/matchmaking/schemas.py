@@ -130,6 +130,8 @@ class TableRow(_Message):
     creator_id: int
     players: Literal[3, 4]
     time_control: str
+    correspondence: bool
+    """Days per move: the table fills over hours or days, its seats kept without a socket."""
     rated: bool
     public: bool
     seats: list[TableSeatRow]
@@ -143,8 +145,11 @@ class LiveMatch(_Message):
 class Me(_Message):
     searching: Searching | None
     table: TableRow | None
-    """The open table the player sits at (public or private)."""
+    """The open live table the player sits at (public or private)."""
     can_start: bool
+    correspondence_table: TableRow | None
+    """The open correspondence table the player sits at, beside a live one."""
+    can_start_correspondence: bool
     challenges_in: list[ChallengeRow]
     challenges_out: list[str]
     live_match: LiveMatch | None

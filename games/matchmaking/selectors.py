@@ -127,6 +127,7 @@ def user_lobby_state(*, user: User, now: datetime | None = None) -> dict[str, An
     now = now or timezone.now()
     entry = PoolEntry.objects.filter(user=user, alive_until__gt=now).first()
     table = table_of(user=user)
+    days_table = table_of(user=user, correspondence=True)
     pending = Challenge.objects.filter(
         status=ChallengeStatus.PENDING, expires_at__gt=now
     ).select_related("challenger", "challenged")
@@ -135,6 +136,9 @@ def user_lobby_state(*, user: User, now: datetime | None = None) -> dict[str, An
         "searching": _searching(entry),
         "table": table_row(table=table, now=now) if table is not None else None,
         "can_start": table is not None and _can_start(table, user),
+        "correspondence_table": (table_row(table=days_table, now=now)
+                                 if days_table is not None else None),
+        "can_start_correspondence": days_table is not None and _can_start(days_table, user),
         "challenges_in": [_challenge_row(c) for c in pending.filter(challenged=user)
                           .order_by("-created_at")[:20]],
         "challenges_out": [c.token for c in pending.filter(challenger=user)],
@@ -162,10 +166,11 @@ def table_get(*, token: str) -> Table | None:
     return Table.objects.select_related("creator", "match").filter(token=token).first()
 
 
-def table_of(*, user: User) -> Table | None:
-    """The open table the user sits at, if any."""
+def table_of(*, user: User, correspondence: bool = False) -> Table | None:
+    """The open live table the user sits at, or (`correspondence`) their open
+    correspondence table, if any."""
     return Table.objects.select_related("creator").filter(
-        seats__user=user, match__isnull=True).first()
+        seats__user=user, correspondence=correspondence, match__isnull=True).first()
 
 
 def table_page_url(*, token: str) -> str:
@@ -205,6 +210,7 @@ def _table_rows(tables: list[Table], now: datetime) -> list[dict[str, Any]]:
             "creator_id": table.creator_id,
             "players": table.n_players,
             "time_control": TimeControl.of(table).key,
+            "correspondence": table.correspondence,
             "rated": table.rated,
             "public": table.public,
             "seats": row_seats,

@@ -1,11 +1,15 @@
 """Tables for 3 and 4: created in the lobby, sat down at, filled with the AI, started.
 
-A table is open until it starts. People sit down at its seats (a person at one open table at
-a time: `TableSeat.user` is unique); its creator may put the AI in any empty seat of a casual
-table, and start it once every seat is taken; a table whose seats are all taken by people
-starts by itself, in the transaction of the last person sitting down. A person's seat lives
-while their lobby socket renews it (`MATCHMAKING_ALIVE_SECONDS`); a creator who leaves, or
-whose seat lapses, closes the table.
+A table is open until it starts. People sit down at its seats (a person at one open live table
+and one open correspondence table at a time: `TableSeat.user` is unique with its kind); its
+creator may put the AI in any empty seat of a casual table, and start it once every seat is
+taken; a table whose seats are all taken by people starts by itself, in the transaction of the
+last person sitting down. A person's seat at a live
+table lives while their lobby socket renews it (`MATCHMAKING_ALIVE_SECONDS`); a creator who
+leaves, or whose seat lapses, closes the table. A correspondence table (days per move) fills
+over hours or days while its people come and go: its seats never lapse, they are left, and
+sitting at one bars no other game, nor a seat at a live table (`core.check_free`,
+`core.start_match`).
 
 Every change holds the table's row lock and then the seated people's user rows, in the order
 of their ids (`core`'s note on locking), so two people taking the last seat at once, or a
@@ -43,7 +47,7 @@ from games.matchmaking.core import (
 )
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.models import Pool, PoolEntry, Table, TableSeat
-from games.matchmaking.pools import live_time_control, pool_spec
+from games.matchmaking.pools import offered_time_control, pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import UNTIMED, UNTIMED_KEY, TimeControl
@@ -56,10 +60,20 @@ def _gone() -> MatchmakingError:
 
 
 def _table_time_control(key: str) -> TimeControl:
-    return UNTIMED if key == UNTIMED_KEY else live_time_control(key)
+    """A table's time control: untimed, live, or days per move (never the correspondence
+    game without a clock: a table waits for several people, and one who never moves would
+    hold every other seat for ever)."""
+    return UNTIMED if key == UNTIMED_KEY else offered_time_control(key)
 
 
-def _alive_until(now: datetime) -> datetime:
+def _alive_until(table: Table, now: datetime) -> datetime | None:
+    """Until when a person's new seat lives without their lobby socket renewing it: a
+    correspondence table fills over days, while its people come and go, so its seats live
+    until they are left."""
+    return None if table.correspondence else _lease_end(now)
+
+
+def _lease_end(now: datetime) -> datetime:
     return now + timedelta(seconds=settings.MATCHMAKING_ALIVE_SECONDS)
 
 
@@ -88,11 +102,19 @@ def _people(seats: dict[int, TableSeat]) -> list[int]:
     return [seat.user_id for seat in seats.values() if seat.user_id is not None]
 
 
-def _check_not_seated(user: User, table: Table | None = None) -> None:
-    seat = TableSeat.objects.filter(user=user).exclude(table=table).first()
-    if seat is not None:
-        raise MatchmakingError(errors.ALREADY_SEATED,
-                               _("You are sitting at another table: leave it first."))
+def _check_not_seated(user: User, *, correspondence: bool, table: Table | None = None) -> None:
+    """A person sits at one open table of each kind: a live one, and a correspondence one
+    that fills over days beside it."""
+    seat = TableSeat.objects.filter(user=user, correspondence=correspondence).exclude(
+        table=table).first()
+    if seat is None:
+        return
+    if correspondence:
+        raise MatchmakingError(
+            errors.ALREADY_SEATED,
+            _("You are sitting at another correspondence table: leave it first."))
+    raise MatchmakingError(errors.ALREADY_SEATED,
+                           _("You are sitting at another table: leave it first."))
 
 
 def table_create(
@@ -112,15 +134,16 @@ def table_create(
     rate_limit("table_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
-        check_free(locked)
-        _check_not_seated(locked)
+        check_free(locked, control=control)
+        _check_not_seated(locked, correspondence=control.correspondence)
         table = Table.objects.create(
             token=secrets.token_urlsafe(12), creator=locked, n_players=players,
-            clock_initial=control.initial, clock_increment=control.increment, rated=rated,
-            public=public, created_at=now,
+            clock_initial=control.initial, clock_increment=control.increment,
+            correspondence=control.correspondence, rated=rated, public=public, created_at=now,
         )
-        TableSeat.objects.create(table=table, index=0, user=locked, joined_at=now,
-                                 alive_until=_alive_until(now))
+        TableSeat.objects.create(table=table, index=0, user=locked,
+                                 correspondence=table.correspondence, joined_at=now,
+                                 alive_until=_alive_until(table, now))
         _told(table, [locked.pk])
     return table
 
@@ -144,8 +167,8 @@ def table_join(
                 raise MatchmakingError(errors.ALREADY_SEATED,
                                        _("You are sitting at this table already."))
             return None
-        check_free(users[user.pk])
-        _check_not_seated(users[user.pk], table)
+        check_free(users[user.pk], control=TimeControl.of(table))
+        _check_not_seated(users[user.pk], correspondence=table.correspondence, table=table)
         free = [index for index in range(table.n_players) if index not in seats]
         if seat is None:
             if not free:
@@ -156,8 +179,8 @@ def table_join(
         elif seat not in free:
             raise MatchmakingError(errors.SEAT_TAKEN, _("That seat is taken."))
         seats[seat] = TableSeat.objects.create(
-            table=table, index=seat, user=users[user.pk], joined_at=now,
-            alive_until=_alive_until(now),
+            table=table, index=seat, user=users[user.pk], correspondence=table.correspondence,
+            joined_at=now, alive_until=_alive_until(table, now),
         )
         _told(table, _people(seats))
         if len(seats) == table.n_players and all(s.user_id for s in seats.values()):
@@ -210,7 +233,7 @@ def table_fill_ai(
         if seat in seats:
             raise MatchmakingError(errors.SEAT_TAKEN, _("That seat is taken."))
         created = TableSeat.objects.create(table=table, index=seat, ai_level=level,
-                                           joined_at=now)
+                                           correspondence=table.correspondence, joined_at=now)
         _told(table, _people(seats))
     return created
 
@@ -252,16 +275,16 @@ def _start(table: Table, seats: dict[int, TableSeat], users: dict[int, User],
            now: datetime) -> Match:
     """Start a full table (its row and its people locked): the match, seated as at the
     table, and the table's seats given up."""
+    control = TimeControl.of(table)
     for seat in seats.values():
         if seat.user_id is not None:
-            check_free(users[seat.user_id], own=False)
+            check_free(users[seat.user_id], own=False, control=control)
     players = [
         Player(ai_level=seats[i].ai_level) if seats[i].user_id is None
         else Player(user=users[seats[i].user_id])  # type: ignore[index]
         for i in range(table.n_players)
     ]
-    match = start_match(players=players, time_control=TimeControl.of(table),
-                        rated=table.rated, now=now)
+    match = start_match(players=players, time_control=control, rated=table.rated, now=now)
     TableSeat.objects.filter(table=table).delete()
     table.match = match
     table.save(update_fields=["match"])
@@ -298,9 +321,11 @@ def tables_expire(*, now: datetime | None = None) -> int:
 
 
 def table_seats_renew(*, user: User, now: datetime | None = None) -> None:
-    """The person's lobby socket is open: their seat at a table stays theirs."""
+    """The person's lobby socket is open: their seat at a live table stays theirs (one at a
+    correspondence table needs no renewing)."""
     now = now or timezone.now()
-    TableSeat.objects.filter(user=user).update(alive_until=_alive_until(now))
+    TableSeat.objects.filter(user=user, alive_until__isnull=False).update(
+        alive_until=_lease_end(now))
 
 
 # --- the quick pairing of tables: the rest filled with the AI ---------------------------------

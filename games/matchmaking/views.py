@@ -73,6 +73,8 @@ def lobby_labels() -> dict[str, Any]:
         "public": _("public"),
         "private": _("private, by link only"),
         "tableOf": _("%(name)s's table for %(players)s"),
+        # A correspondence table's time control (days per move, "3d") with its marker.
+        "correspondence": _("%(control)s, correspondence"),
         "waitingForPlayers": _("Waiting for every seat to be taken."),
         "fillRest": _("Play now with the AI in the other seats"),
     }
@@ -100,7 +102,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                  "pools": [(pool_key(players=n, control=c), c.label) for c in LIVE]}
                 for n in TABLE_POOL_SIZES
             ],
-            "time_controls": time_control_choices(untimed=True),
+            "time_controls": time_control_choices(untimed=True, correspondence=True),
             "seek_choices": time_control_choices(untimed=False, correspondence=True),
             "levels": ai_levels(),
             "lobby_config": lobby_config(request),

@@ -107,9 +107,19 @@ def _clock_out_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | N
     return match.turn_started_at + timedelta(milliseconds=clock)
 
 
+def seat_passes_at_flag(match: MatchFacts) -> bool:
+    """Whether a mover out of time passes their seat to the AI rather than losing the game:
+    at a correspondence table of 3-4, where the others have played for days and go on
+    (`takeover_at`). Everywhere else the flag ends the game."""
+    return match.correspondence and match.n_players > 2
+
+
 def mover_out_of_time(match: MatchFacts, seats: Sequence[SeatFacts], now: datetime
                       ) -> int | None:
-    """The mover's seat if their time has run out by `now` (the watch may not have looked)."""
+    """The mover's seat if their time has run out by `now` (the watch may not have looked)
+    and that loses them the game (not at a correspondence table: `seat_passes_at_flag`)."""
+    if seat_passes_at_flag(match):
+        return None
     deadline = flag_at(match, seats)
     if deadline is not None and now >= deadline:
         return match.to_move
@@ -136,6 +146,8 @@ def reminder_at(match: MatchFacts, seats: Sequence[SeatFacts], *, per_move_ms: i
     if not match.correspondence or per_move_ms is None or match.to_move is None:
         return None
     if match.turn_started_at is None or match.status not in (Status.TRUMPS, Status.PLAYING):
+        return None
+    if seats[match.to_move].is_ai:  # the AI, or a seat it took over from a person who left
         return None
     out = _clock_out_at(match, seats)
     return None if out is None else out - timedelta(milliseconds=per_move_ms // 4)
@@ -188,7 +200,10 @@ def due_at(match: ReminderFacts, seats: Sequence[SeatFacts], *, now: datetime | 
     late = ai_late_at(match, seats)
     if late is not None and now is not None and late <= now:
         late = now + timedelta(seconds=settings.GAMES_AI_STALL_SECONDS)
-    return min((t for t in (flag_at(match, seats), late, remind, takeover_at(match, seats),
+    # At a correspondence table the flag of a person is their takeover; the AI's flag does
+    # nothing (a late AI is sent its task again).
+    flag = None if seat_passes_at_flag(match) else flag_at(match, seats)
+    return min((t for t in (flag, late, remind, takeover_at(match, seats),
                             silence_end_at(match, seats))
                 if t is not None), default=None)
 
@@ -199,13 +214,17 @@ def takeover_at(match: MatchFacts, seats: Sequence[SeatFacts]) -> datetime | Non
     their turn began), or at an untimed table `GAMES_TABLE_MOVE_LIMIT_SECONDS` into their
     turn, whichever comes first. A present player's "last here" is the end of their presence
     lease: renewing it moves this instant on, so the instant is due exactly when the player
-    has really been gone that long. None in a duel (there the game ends by abandonment)."""
+    has really been gone that long. At a correspondence table players come and go: only the
+    mover's days per move running out passes the seat (their flag). None in a duel (there
+    the game ends by abandonment)."""
     if (match.n_players < 3 or match.status != Status.PLAYING or match.to_move is None
             or match.turn_started_at is None):
         return None
     mover = seats[match.to_move]
     if mover.is_ai:
         return None
+    if match.correspondence:
+        return _clock_out_at(match, seats)
     moments = []
     if mover.clock_ms is None:
         moments.append(match.turn_started_at

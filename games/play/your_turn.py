@@ -25,14 +25,15 @@ _RUNNING = (Status.TRUMPS, Status.PLAYING)
 
 @dataclass(frozen=True, slots=True)
 class Mini:
-    """A small view of a duel's position, for a list: the viewer's hand, the pile's top
-    card and how many lie in it, the opponent's number of cards, the trumps. Cards are
-    (rank as printed, suit sign, suit letter): ("10", "♥", "H")."""
+    """A small view of a position, for a list: the viewer's hand, the pile's top card and
+    how many lie in it, the trumps, and in a duel the opponent's number of cards and trump
+    (at a table the others' are on the board). Cards are (rank as printed, suit sign, suit
+    letter): ("10", "♥", "H")."""
 
     hand: tuple[tuple[str, str, str], ...]
     pile_top: tuple[str, str, str] | None
     pile_size: int
-    other_cards: int
+    other_cards: int | None
     trump: str | None
     other_trump: str | None
 
@@ -55,11 +56,15 @@ class CorrespondenceGame:
         return None if self.deadline is None else max(timedelta(0), self.deadline - now)
 
 
+def _own_seats(user_id: int) -> QuerySet[Seat]:
+    """The user's seats in running correspondence games, duels and tables, but for those
+    the AI has taken over (their person has left that game)."""
+    return Seat.objects.filter(user_id=user_id, ai_level__isnull=True,
+                               match__correspondence=True, match__status__in=_RUNNING)
+
+
 def _seats_waiting(user_id: int) -> QuerySet[Seat]:
-    return Seat.objects.filter(
-        user_id=user_id, match__correspondence=True, match__status__in=_RUNNING,
-        match__to_move=F("index"),
-    )
+    return _own_seats(user_id).filter(match__to_move=F("index"))
 
 
 def your_turn_count(*, user_id: int) -> int:
@@ -95,8 +100,7 @@ def correspondence_games(*, user_id: int, page: int = 1, per_page: int | None = 
     small."""
     per_page = per_page or settings.GAMES_YOUR_TURN_PER_PAGE
     own = list(
-        Seat.objects.filter(user_id=user_id, match__correspondence=True,
-                            match__status__in=_RUNNING)
+        _own_seats(user_id)
         .values_list("match_id", "index", "clock_ms", "match__to_move",
                      "match__turn_started_at")
         .order_by("-match_id")[:settings.GAMES_YOUR_TURN_LIMIT]
@@ -151,19 +155,21 @@ def _game(match: Match, row: _Row, opponents: list[str], url: str) -> Correspond
 
 
 def _mini(match: Match, index: int) -> Mini | None:
-    """The small view, from the cached position (a duel: both hands are open)."""
-    if not match.position_tpn or match.n_players != 2:
+    """The small view, from the cached position: the viewer's own hand and the pile, which
+    the viewer sees at a table too, and in a duel (both hands open) the opponent's."""
+    if not match.position_tpn:
         return None
     state = State.from_tpn(match.position_tpn, strict=match.variant == Variant.STRICT)
     pile = state.pile_codes
     hand = sorted(state.hand(index), key=lambda card: card.code)
+    duel = match.n_players == 2
     return Mini(
         hand=tuple(printed_card(str(card)) for card in hand),
         pile_top=printed_card(CARD_NAMES[pile[-1]]) if pile else None,
         pile_size=len(pile),
-        other_cards=state.hand_size(1 - index),
+        other_cards=state.hand_size(1 - index) if duel else None,
         trump=state.trump(index).letter,
-        other_trump=state.trump(1 - index).letter,
+        other_trump=state.trump(1 - index).letter if duel else None,
     )
 
 

@@ -13,6 +13,7 @@ const LABELS = {
   start: "Start", fillAI: "Seat the AI", removeAI: "Remove", ai: "AI, level %(level)s",
   public: "public", private: "private", tableOf: "%(name)s's table for %(players)s",
   waitingForPlayers: "Waiting.", rated: "rated", casual: "casual",
+  correspondence: "%(control)s, correspondence",
 };
 const LEVELS = [[1, "1 · beginner"], [2, "2 · greedy"], [3, "3 · club player"]];
 
@@ -23,7 +24,7 @@ function seat(index, kind, extra = {}) {
 
 function table(seats, extra = {}) {
   return { token: "tok", url: "/table/tok/", creator: "anna", creator_id: 1, players: seats.length,
-    time_control: "untimed", rated: false, public: true, seats, ...extra };
+    time_control: "untimed", correspondence: false, rated: false, public: true, seats, ...extra };
 }
 
 let document;
@@ -88,4 +89,21 @@ test("the creator seats the AI at a chosen level and starts only when the server
   assert.deepEqual(sent.at(-1), { type: "table_start", table: "tok" });
   renderMyTable(mine, { table: null, can_start: false }, view(1));
   assert.equal(mine.hidden, true);
+});
+
+test("a correspondence table is marked as one among the live tables", () => {
+  const list = document.getElementById("list");
+  renderTables(list, [
+    table([seat(0, "person", { player: "anna", player_id: 1 }), seat(1, "empty"), seat(2, "empty")],
+      { token: "days", time_control: "3d", correspondence: true }),
+    table([seat(0, "person", { player: "boris", player_id: 2 }), seat(1, "empty"), seat(2, "empty")],
+      { token: "live", time_control: "3+2" }),
+  ], view(7));
+
+  const [days, live] = list.querySelectorAll("[data-testid=table]");
+  assert.equal(days.getAttribute("data-correspondence"), "true");
+  assert.ok(days.classList.contains("correspondence"));
+  assert.match(days.querySelector("[data-testid=table-terms]").textContent, / · 3d, correspondence · /);
+  assert.equal(live.getAttribute("data-correspondence"), "false");
+  assert.match(live.querySelector("[data-testid=table-terms]").textContent, / · 3\+2 · casual/);
 });

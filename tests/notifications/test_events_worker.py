@@ -51,3 +51,23 @@ def test_each_correspondence_turn_and_the_end_are_told(make_user, worker_outbox)
     ended = told(kind=Kind.FINISHED, match=match)
     assert ended is not None
     assert Notification.objects.filter(kind=Kind.FINISHED, match=match).count() == 2
+
+
+def test_each_turn_at_a_correspondence_table_is_told_to_its_player(make_user, worker_outbox):
+    people = [make_user(f"corrtable{i}") for i in range(3)]
+    match = play.match_create(players=[Player(user=u) for u in people], seed=7, dealer=0,
+                              trumps="SHD", time_control=TimeControl.parse("1d"))
+    match.refresh_from_db()
+    first = Seat.objects.get(match=match, index=match.to_move).user
+    turn = told(user=first, kind=Kind.TURN, match=match)
+    assert turn is not None
+    mails = worker_outbox.wait_for(f"{first.username}@example.com", 1)
+    assert len(mails) == 1
+    # Every other player of the table is named.
+    assert all(u.username in mails[0]["Subject"] for u in people if u != first)
+
+    match = moves_played(match, 1)
+    second = Seat.objects.get(match=match, index=match.to_move).user
+    assert told(user=second, kind=Kind.TURN, key=f"turn:{match.pk}:{match.ply}") is not None
+    assert not Notification.objects.filter(kind=Kind.TURN, match=match).exclude(
+        user__in=[first, second]).exists()

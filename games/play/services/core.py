@@ -168,9 +168,11 @@ def _correspondence_clocks(match: Match, seats: Sequence[Seat], now: datetime) -
 def _correspondence_turn_event(match: Match, seats: Sequence[Seat]) -> None:
     if match.to_move is None or match.status not in (Status.TRUMPS, Status.PLAYING):
         return
-    user_id = seats[match.to_move].user_id
-    if user_id is None:
+    mover = seats[match.to_move]
+    # A seat the AI has taken over keeps its person, who has left the game: not told.
+    if mover.user_id is None or mover.is_ai:
         return
+    user_id = mover.user_id
     due = checks.trump_timeout_at(match, seats) or checks.flag_at(match, seats)
     events.turn_started(match_id=match.pk, user_id=user_id, ply=match.ply, due_at=due)
 

@@ -30,7 +30,7 @@ from games.play.services.core import (
     trump_choice_of,
 )
 from games.play.services.finishing import draw_agree_if_complete, match_finish, match_lose
-from games.play.services.takeover import person_check
+from games.play.services.takeover import person_check, takeover_if_due
 from games.play.time_control import UNTIMED, TimeControl
 from games.rules import (
     ALL_CARDS,
@@ -191,7 +191,7 @@ def move_apply(
     played so far). A mover whose time has run out loses instead (`game_over`). `by_ai`: the
     AI's task plays it; only it moves a seat the AI has taken over."""
     now = now or timezone.now()
-    flagged = False
+    flagged = passed = False
     with transaction.atomic():
         match, seats = match_lock(match_id)
         mover = seat_check(seats, seat)
@@ -208,10 +208,16 @@ def move_apply(
             raise PlayError(errors.NOT_YOUR_TURN, f"seat {match.to_move} is to move")
         elapsed = checks.elapsed_ms(match, now)
         moves, _held = selectors.match_moves(match=match)
-        if mover.clock_ms is not None and mover.clock_ms - elapsed <= 0:
+        out_of_time = mover.clock_ms is not None and mover.clock_ms - elapsed <= 0
+        passes = checks.seat_passes_at_flag(match)
+        if out_of_time and passes and not mover.is_ai:
+            # Out of time at a correspondence table: the AI has the seat from now on, as the
+            # watch would have given it (that commits the change).
+            passed = takeover_if_due(match, seats, now)
+        elif out_of_time and not passes:
             match_lose(match, seats, seat, TerminationReason.TIMEOUT, now)
             flagged = True
-        else:
+        else:  # in time, or the AI late at a correspondence table (it has no seat to pass)
             game = selectors.match_game(match=match, moves=[text for _seat, text in moves])
             assert game is not None  # playing: there is a deal
             pile_before = game.state.pile_codes
@@ -255,7 +261,10 @@ def move_apply(
                 match.to_move = game.state.to_move
                 # An AI seat the offer waited for went out: the others may all agree now.
                 draw_agree_if_complete(match, seats, game.state.out, now)
-        change = change_commit(match, seats, now=now, moves=moves)
+        if not passed:
+            change = change_commit(match, seats, now=now, moves=moves)
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")
+    if passed:
+        raise PlayError(errors.NOT_ALLOWED, "your time ran out: the AI plays your seat now")
     return change

@@ -11,10 +11,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.play import checks
 from games.play.checks import is_present
 from games.play.models import Seat
-from games.play.services.core import change_commit, match_lock, seat_check
+from games.play.services.core import change_commit, match_lock, next_due_at, seat_check
 
 
 def seat_presence_change(
@@ -39,7 +38,7 @@ def seat_presence_change(
         if was_present != is_present(row, now) and not match.is_over:
             # The others' claim countdown starts or stops; at a table the moment the AI
             # would take the seat over moves with it.
-            match.due_at = checks.due_at(match, seats, now=now)
+            match.due_at = next_due_at(match, seats, now=now)
             change_commit(match, seats, now=now, turn_changed=False)
 
 

@@ -2,7 +2,8 @@
 seat over (docs/play.md, "Leaving a table").
 
 When the person to move has been gone (no game socket) for `GAMES_TABLE_ABSENCE_SECONDS`, or
-at an untimed table has not moved for `GAMES_TABLE_MOVE_LIMIT_SECONDS` of their turn
+at an untimed table has not moved for `GAMES_TABLE_MOVE_LIMIT_SECONDS` of their turn, or at a
+correspondence table (where absence counts for nothing) has let their days per move run out
 (`checks.takeover_at`), the deadline watch passes the seat to the AI at the level that plays
 about like them (`games.ai.level_for_rating` of their table rating, at least level 3) for the
 rest of the game. The seat keeps its person, who counts as having resigned: their result is a
@@ -48,6 +49,9 @@ def takeover_if_due(match: Match, seats: list[Seat], now: datetime) -> bool:
     seat.ai_level = stand_in_level(seat)
     seat.taken_over_ply = match.ply
     seat.save(update_fields=["ai_level", "taken_over_ply"])
+    if match.correspondence:
+        # The person's days ran out: the AI's turn is a new one, on a full clock.
+        match.turn_started_at = now
     logger.info("match %s: seat %s taken over by the AI (level %s) at ply %s",
                 match.pk, seat.index, seat.ai_level, match.ply)
     # The turn passes from a person to the AI: its task is sent and its deadline written.

@@ -14,6 +14,8 @@ const challengesIn = document.getElementById("challenges-in");
 const liveMatch = document.getElementById("live-match");
 const tablesList = root.querySelector("[data-role=tables]");
 const myTable = document.getElementById("my-table");
+// A correspondence table fills over days beside a live one: a section of its own.
+const myDaysTable = document.getElementById("my-correspondence-table");
 const fillAI = searching.querySelector("[data-role=fill-ai]");
 let searchingSince = null;
 let fillAIAt = null;
@@ -137,6 +139,8 @@ const lobby = connectLobby(config, {
     renderMe(message.me);
     renderTables(tablesList, message.tables, tableView);
     renderMyTable(myTable, message.me, tableView);
+    renderMyTable(myDaysTable, { table: message.me.correspondence_table,
+      can_start: message.me.can_start_correspondence }, tableView);
   },
   pools(message) { renderCounts(message.pools); },
   ok() { say(""); },

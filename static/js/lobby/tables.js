@@ -28,15 +28,19 @@ function levelSelect(levels) {
 function terms(table, labels) {
   const mode = table.rated ? labels.rated : labels.casual;
   const listed = table.public ? labels.public : labels.private;
+  const control = table.correspondence
+    ? fill(labels.correspondence, { control: table.time_control }) : table.time_control;
   return `${fill(labels.tableOf, { name: table.creator, players: table.players })} · `
-    + `${table.time_control} · ${mode} · ${listed}`;
+    + `${control} · ${mode} · ${listed}`;
 }
 
 /** One table: its terms and its seats. `mine`: the player sits here (the actions of their
  *  own table), else a seat may be taken. */
 function tableItem(table, view, mine) {
   const { labels, levels, userId, send } = view;
-  const item = el("li", { class: "table-item", "data-testid": "table", "data-token": table.token });
+  const item = el("li", { class: `table-item${table.correspondence ? " correspondence" : ""}`,
+    "data-testid": "table", "data-token": table.token,
+    "data-correspondence": String(table.correspondence) });
   item.append(el("div", { class: "table-terms", "data-testid": "table-terms" }, terms(table, labels)));
   const seats = el("ul", { class: "table-seats" });
   const creator = table.creator_id === userId;
