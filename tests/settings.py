@@ -26,6 +26,9 @@ from yourtrumps_site.settings import (
     REDIS_URL,
 )
 
+if REDIS_URL:
+    CACHES["default"]["BACKEND"] = "tests.support.cache.RunRedisCache"
+
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER and REDIS_URL:
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += f"-{XDIST_WORKER}"
