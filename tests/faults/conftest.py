@@ -30,11 +30,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         Path(str(arg).split("::")[0]).resolve().is_relative_to(FAULTS_DIR) for arg in config.args
     )
     if asked:
-        # Under xdist (`--dist loadgroup`) they run on one worker, one after another: each
-        # kills servers and workers and loads the machine, and none may overlap another.
-        for item in items:
-            if Path(str(item.fspath)).resolve().is_relative_to(FAULTS_DIR):
-                item.add_marker(pytest.mark.xdist_group("faults"))
         return
     skip = pytest.mark.skip(reason="fault tests run with `pytest tests/faults` or YT_FAULTS=1")
     for item in items:
