@@ -20,10 +20,8 @@ from tests.load.sessions import session_cookie
 from tests.load.stats import Stats
 from tests.load.tool import check_consistency
 
-# Under xdist (`--dist loadgroup`) the fault tests run on one worker, one after another: each
-# kills servers and workers and loads the machine, and none may overlap another.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled"),
-              pytest.mark.slow, pytest.mark.xdist_group("faults")]
+              pytest.mark.slow]
 
 DUELS = 6
 

@@ -20,10 +20,8 @@ from tests.faults.conftest import start_worker
 from tests.load.client import MatchClient
 from tests.load.sessions import session_cookie
 
-# Under xdist (`--dist loadgroup`) the fault tests run on one worker, one after another: each
-# kills servers and workers and loads the machine, and none may overlap another.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled"),
-              pytest.mark.slow, pytest.mark.xdist_group("faults")]
+              pytest.mark.slow]
 
 # Seat 0 (the person) leads; the AI at seat 1 answers.
 START = "SH 7C9DJSQD/6H8CKDTS - 0 -"
