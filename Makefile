@@ -10,6 +10,9 @@ NODE_STAMP := node_modules/.installed-stamp
 ESLINT := node_modules/.bin/eslint
 JS_TESTS := node --test tests/js/*.test.js
 HOST ?= 127.0.0.1
+# The suite runs on this many pytest-xdist workers, each with its own test database, Redis
+# prefixes, servers and Celery worker (tests/settings.py); `TEST_WORKERS=0` runs it in one.
+TEST_WORKERS ?= 2
 PORT ?= 8000
 
 .PHONY: run test lint production bench msgfmt
@@ -45,7 +48,7 @@ test: $(STAMP) $(NODE_STAMP) msgfmt
 	$(COMPILEMESSAGES)
 	# Every model change has its migration (checked against no database: it reads none).
 	DATABASE_URL=sqlite://:memory: $(BIN)/python manage.py makemigrations --check --dry-run
-	YT_FAULTS=1 $(BIN)/pytest
+	YT_FAULTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # compilemessages needs msgfmt: Debian's gettext package, installed only if it is missing.
 msgfmt:

@@ -38,14 +38,62 @@ CHROMIUM_FLAGS = [
 ]
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands the counts of the generated-input tests to the run that started
+    it, which prints them (`pytest_terminal_summary`)."""
+    from tests.security import tally
+
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["generated_input"] = {
+            "sent": dict(tally.sent), "server_errors": dict(tally.server_errors)}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    from tests.security import tally
+
+    counts = getattr(node, "workeroutput", {}).get("generated_input")
+    if counts:
+        tally.sent.update(counts["sent"])
+        tally.server_errors.update(counts["server_errors"])
+
+
+def pytest_terminal_summary(terminalreporter: object, exitstatus: int, config: pytest.Config
+                            ) -> None:
+    """The counts the generated-input tests keep (`tests.security.tally`), printed and kept
+    in var/generated-input.json, for the security page's figures."""
+    import json
+
+    from tests.security import tally
+
+    if not tally.sent or hasattr(config, "workeroutput"):
+        return
+    sent = ", ".join(f"{count} {kind}" for kind, count in sorted(tally.sent.items()))
+    errors = sum(tally.server_errors.values())
+    terminalreporter.write_line(f"generated input: {sent}; {errors} server errors")  # type: ignore[attr-defined]
+    out = Path(config.rootpath) / "var" / "generated-input.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"sent": dict(tally.sent),
+                               "server_errors": dict(tally.server_errors)}, indent=1))
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _clean_redis() -> Iterator[None]:
-    """The tests' Redis database starts empty, so no earlier run's messages leak in."""
+def _clean_redis() -> None:
+    """The tests' Redis database starts empty, so no earlier run's messages leak in. An xdist
+    worker empties only its own keys: the other worker is already using the database."""
     from django.conf import settings
 
-    if settings.REDIS_URL:
-        redis.Redis.from_url(settings.REDIS_URL).flushdb()
-    return
+    if not settings.REDIS_URL:
+        return
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    if not settings.XDIST_WORKER:
+        client.flushdb()
+        return
+    patterns = (f"{settings.XDIST_WORKER}:*", f"{settings.CACHES['default']['KEY_PREFIX']}:*",
+                f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}*")
+    for pattern in patterns:
+        for key in client.scan_iter(match=pattern, count=1000):
+            client.unlink(key)
 
 
 @pytest.fixture(scope="session")
@@ -101,17 +149,22 @@ def celery_worker(
     """A real Celery worker on the tests' Redis and database, ready when the fixture returns.
     The mail it sends goes to files (`worker_outbox` reads them): a test's own process cannot
     see the locmem outbox of another process."""
+    from celery.utils.nodenames import gethostname
+    from django.conf import settings
+
     from yourtrumps_site.celery import app
 
+    # Named after the xdist worker: the ping must hear this run's worker, not the other's.
+    name = f"worker-{settings.XDIST_WORKER}" if settings.XDIST_WORKER else "worker"
     worker = start_celery_worker(
         {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
          "EMAIL_FILE_PATH": str(worker_mail_dir)},
-        process_logs,
+        process_logs, name=name,
     )
     for _attempt in range(60):
         if not worker.alive:
             raise RuntimeError(f"the Celery worker exited:\n{worker.log_tail()}")
-        if app.control.ping(timeout=0.5):
+        if app.control.ping(timeout=0.5, destination=[f"{name}@{gethostname()}"]):
             break
     else:
         raise RuntimeError(f"the Celery worker never answered:\n{worker.log_tail()}")

@@ -3,6 +3,12 @@
 The suite talks to real PostgreSQL and Redis; each may be pointed elsewhere with the same
 environment variables as the site (`DATABASE_URL`, `REDIS_URL`). Redis gets its own database
 index, flushed at the start of a run.
+
+Under pytest-xdist (`make test` runs two workers) each worker is a run of its own on the same
+PostgreSQL and Redis: pytest-django gives its database the worker's suffix, and everything it
+keeps in Redis (the channel layer's groups, the cache, Celery's queues) carries the worker's
+prefix. The servers and Celery workers a test starts inherit `PYTEST_XDIST_WORKER` and so
+derive the same names.
 """
 
 import os
@@ -13,6 +19,24 @@ os.environ.setdefault("CHANNEL_LAYER_PREFIX", "yt-test")
 os.environ.setdefault("CACHE_KEY_PREFIX", "yt-test")
 
 from yourtrumps_site.settings import *  # noqa: F403
+from yourtrumps_site.settings import (
+    CACHES,
+    CELERY_BROKER_TRANSPORT_OPTIONS,
+    CHANNEL_LAYERS,
+    REDIS_URL,
+)
+
+if REDIS_URL:
+    CACHES["default"]["BACKEND"] = "tests.support.cache.RunRedisCache"
+
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER and REDIS_URL:
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] += f"-{XDIST_WORKER}"
+    CACHES["default"]["KEY_PREFIX"] += f"-{XDIST_WORKER}"
+    # Every key of the broker (the queues, the unacknowledged tasks a worker may hand out
+    # again), so one worker's Celery never runs or restores the other's tasks.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS,
+                                       "global_keyprefix": f"{XDIST_WORKER}:"}
 
 # A fast hasher: the tests create many users; security of test passwords does not matter.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -4,10 +4,15 @@ fills the other three seats with the AI, starts, and plays to the end.
 
 The games are played through each page's own socket with the moves the state offers
 (`legal_moves`), as the page's board would send them: this tests the way from the lobby to
-the end of a table, whichever board draws it."""
+the end of a table, whichever board draws it. The four people play the whole game; beside
+three AI seats the page chooses the trump and plays the last plies, the middle of the game
+played through the services, the door of the page's socket, while the page looks on (the
+whole game of a person and AI seats in the page is tests/browser/test_table_board.py's: a
+page playing at random against the AI can take a thousand plies)."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -17,7 +22,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
+from games.play import services
 from games.play.models import Match, Seat, Status
+from games.rules import MOVE_LIMIT, State
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
@@ -29,10 +36,15 @@ GAME_SECONDS = 500
 # the suite's 300 s per test.
 TABLE_TIMEOUT = 600
 
+# Plies left to the page after the services have played the middle of the game: every seat
+# moves several times before the end.
+PAGE_PLIES = 30
+
 # A player in the page itself: every 30 ms, choose a trump when it is theirs to choose, move
-# when it is their turn (a card played rather than a take when there is one, so that games
-# end sooner), each ply at most once. Playing inside the pages lets the four of them play at
-# the pace of the server, not of this process asking each page in turn.
+# when it is their turn and moves are on (`window.autoplayMoves`; a card played rather than a
+# take when there is one, so that games end sooner), each ply at most once. Playing inside
+# the pages lets the four of them play at the pace of the server, not of this process asking
+# each page in turn.
 AUTOPLAY = """() => {
   const sent = {};
   setInterval(() => {
@@ -43,8 +55,8 @@ AUTOPLAY = """() => {
         && !sent["trump" + s.version]) {
       sent["trump" + s.version] = true;
       app.socket.send({ type: "trump", suit: s.trump_choice.free[0] });
-    } else if (s.status === "playing" && s.to_move === s.you && s.legal_moves.length
-               && !sent[s.ply]) {
+    } else if (window.autoplayMoves && s.status === "playing" && s.to_move === s.you
+               && s.legal_moves.length && !sent[s.ply]) {
       sent[s.ply] = true;
       const plays = s.legal_moves.filter((move) => !move.startsWith("+"));
       const choices = plays.length ? plays : s.legal_moves;
@@ -93,12 +105,63 @@ def match_id_of(page) -> int:
     return int(MATCH_URL.search(page.url).group(1))
 
 
-def play_to_the_end(pages, match_id: int) -> None:
-    """Every page plays its seat until the game is over; then each page shows it over (after
-    a reload, which reads the state afresh, if its socket had not shown it yet)."""
+def cards_first_move(state: State, rng: random.Random) -> str:
+    """A legal move, a card played rather than a take when there is one, as the pages play."""
+    legal = [str(move) for move in state.legal_moves()]
+    cards = [move for move in legal if not move.startswith("+")]
+    return rng.choice(cards or legal)
+
+
+def plies_left(state: State, rng: random.Random) -> int:
+    """How long the game from `state` lasts when played on as the pages play (at most the
+    rules' limit of a game's length)."""
+    state, plies = state.clone(), 0
+    while not state.is_over() and plies < MOVE_LIMIT:
+        state.apply(cards_first_move(state, rng))
+        plies += 1
+    return plies
+
+
+def play_the_middle(match_id: int, *, leave: int) -> None:
+    """Once the trumps are chosen, play the people's seats through the services (the AI seats
+    are the worker's) until about `leave` plies are left, or the next move may end the game,
+    or the one person still in has two cards or fewer: a move may take at most two cards out
+    of a hand, and the move that ends the game or takes the person out is the page's."""
+    deadline = time.monotonic() + GAME_SECONDS
+    while not Match.objects.filter(pk=match_id, status=Status.PLAYING).exists():
+        assert time.monotonic() < deadline, "the trumps were never chosen"
+        time.sleep(0.05)
+    rng = random.Random(match_id)
+    people = set(Seat.objects.filter(match_id=match_id, user__isnull=False)
+                 .values_list("index", flat=True))
+    while time.monotonic() < deadline:
+        match = Match.objects.get(pk=match_id)
+        state = State.from_tpn(match.position_tpn)
+        still_in = [seat for seat in range(match.n_players) if seat not in state.out]
+        people_in = [seat for seat in still_in if seat in people]
+        if (match.status != Status.PLAYING or plies_left(state, random.Random(0)) <= leave
+                or (len(still_in) == 2 and state.hand_size(state.to_move) <= 2)
+                or (len(people_in) == 1 and state.hand_size(people_in[0]) <= 2)):
+            return
+        if match.to_move not in people:
+            time.sleep(0.02)  # the worker moves for the AI seat
+            continue
+        services.move_apply(match_id=match_id, seat=match.to_move,
+                            move=cards_first_move(state, rng), expected_ply=match.ply)
+    raise AssertionError(f"the middle of the game was not played in {GAME_SECONDS} s")
+
+
+def play_to_the_end(pages, match_id: int, *, middle_by_services: bool = False) -> None:
+    """The pages choose their trumps and play their seats to the end (after the middle of the
+    game, with `middle_by_services`); then each page shows it over (after a reload, which
+    reads the state afresh, if its socket had not shown it yet)."""
     for page in pages:
         page.wait_for_function("() => window.yourTrumpsBoard && window.yourTrumpsBoard.board.state")
         page.evaluate(AUTOPLAY)
+    if middle_by_services:
+        play_the_middle(match_id, leave=PAGE_PLIES)
+    for page in pages:
+        page.evaluate("() => { window.autoplayMoves = true; }")
     deadline = time.monotonic() + GAME_SECONDS
     while not Match.objects.filter(pk=match_id, status=Status.FINISHED).exists():
         if time.monotonic() > deadline:
@@ -174,7 +237,7 @@ def test_one_person_fills_three_seats_with_the_ai_starts_and_plays_to_the_end(
     assert list(Seat.objects.filter(match_id=match_id).order_by("index")
                 .values_list("ai_level", flat=True)) == [None, 2, 2, 2]
 
-    play_to_the_end([anna], match_id)
+    play_to_the_end([anna], match_id, middle_by_services=True)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Status.FINISHED

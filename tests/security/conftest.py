@@ -25,21 +25,3 @@ def sockets_settled():
     while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
         time.sleep(0.02)
 
-
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """The counts the generated-input tests keep (`tests.security.tally`), printed and kept
-    in var/generated-input.json, for the security page's figures."""
-    import json
-    from pathlib import Path
-
-    from tests.security import tally
-
-    if not tally.sent:
-        return
-    sent = ", ".join(f"{count} {kind}" for kind, count in sorted(tally.sent.items()))
-    errors = sum(tally.server_errors.values())
-    terminalreporter.write_line(f"generated input: {sent}; {errors} server errors")
-    out = Path(config.rootpath) / "var" / "generated-input.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"sent": dict(tally.sent),
-                               "server_errors": dict(tally.server_errors)}, indent=1))

@@ -108,9 +108,10 @@ def _check_frame(frame: dict[str, Any], viewer: int | None, game) -> None:
     assert seen <= allowed, (frame["ply"], viewer, seen - allowed)
 
 
-@pytest.mark.parametrize(("seats", "seed"), [
-    ("PPA", 5), ("PAP", 6), ("PAPA", 5), ("PPPA", 6),
-])
+# A table of three and one of four, each with people and AI seats side by side and a
+# spectator: every kind of receiver, in deals whose whole games are short (a game's length
+# varies fivefold among the deals tried, and each of its plies costs a round trip).
+@pytest.mark.parametrize(("seats", "seed"), [("PAP", 6), ("PAPA", 5)])
 def test_no_frame_of_a_table_shows_a_card_its_receiver_may_not_know(
         asgi_server, celery_worker, make_user, sockets_settled, seats, seed):
     players, receivers = [], []
