@@ -50,7 +50,8 @@ def _wait_for(condition, seconds: float = 10) -> bool:
 
 def test_the_watch_outlives_failures_and_says_so_once(alice, bob, settings, caplog, sent_tasks):
     settings.GAMES_DEADLINE_WATCH_SECONDS = 0.01
-    # A clock that ran out long ago: the first look that reaches the database flags it.
+    # A clock that ran out long ago: the first look that reaches the database has work to do
+    # (a worker's own watch, if one runs, may flag it first: the log says this one recovered).
     match = services.match_create(players=[Player(user=alice), Player(user=bob)], trumps="SH",
                                   dealer=1, time_control=TimeControl(60), now=T0)
     caplog.set_level(logging.WARNING, logger=WATCH_LOGGER)
@@ -66,7 +67,6 @@ def test_the_watch_outlives_failures_and_says_so_once(alice, bob, settings, capl
             assert _wait_for(lambda: said() != [])
             time.sleep(0.3)  # some thirty more looks, every one failing
             assert said() == ["the deadline watch failed; it keeps trying"]
-            assert Match.objects.get(pk=match.pk).status == Status.PLAYING
         assert _wait_for(lambda: len(said()) == 2)
         assert _wait_for(lambda: Match.objects.get(pk=match.pk).status == Status.FINISHED)
     finally:
