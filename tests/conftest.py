@@ -12,6 +12,8 @@ import redis
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from tests.support.broker import SENT_QUEUE, broker_empty
+from tests.support.broker import sent_tasks as sent_tasks_on_broker
 from tests.support.mail import WorkerOutbox
 from tests.support.processes import (
     ManagedProcess,
@@ -220,3 +222,19 @@ def new_page(browser: object, asgi_server: ManagedProcess) -> Iterator[Callable[
 @pytest.fixture
 def page(new_page: Callable[[], object]) -> object:
     return new_page()
+
+
+@pytest.fixture
+def sent_tasks() -> Iterator[Callable[[], list[tuple[str, tuple[object, ...]]]]]:
+    """What this test sends to the real broker: its tasks go to a queue no worker reads,
+    emptied first; call the fixture for what is on it (name and arguments, oldest first)."""
+    from yourtrumps_site.celery import app
+
+    default_queue = app.conf.task_default_queue
+    broker_empty()
+    app.conf.task_default_queue = SENT_QUEUE
+    try:
+        yield sent_tasks_on_broker
+    finally:
+        app.conf.task_default_queue = default_queue
+        broker_empty()

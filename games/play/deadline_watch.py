@@ -76,7 +76,8 @@ def _watch_until(interval: float, stopping: threading.Event) -> None:
                 logger.warning("the deadline watch works again")
             failing = False
         close_old_connections()
-    close_old_connections()
+    # The thread ends here: its session would otherwise stay open until it is collected.
+    _close_quietly()
 
 
 def _close_quietly() -> None:

@@ -8,7 +8,7 @@ from django.conf import settings
 
 from games.play import services, tasks
 from games.play.models import Match, Move, Status, TerminationReason
-from games.play.services import Player, core
+from games.play.services import Player
 from games.play.time_control import TimeControl
 from tests.games.conftest import T0
 
@@ -73,11 +73,8 @@ def test_the_ai_thinks_within_its_level_and_a_share_of_its_clock():
     assert tasks.ai_movetime(level=STRONGEST, clock_ms=1, increment=0) == tasks.AI_MIN_MOVETIME
 
 
-def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
+def test_a_late_ai_gets_its_task_sent_again(alice, sent_tasks,
                                             django_capture_on_commit_callbacks):
-    sent = []
-    # Stands in for the broker: what would be sent, by task name and arguments.
-    monkeypatch.setattr(core, "task_send", lambda name, *args: sent.append((name, args)))
     match = ai_duel(alice)  # the AI to move since T0
     stall = settings.GAMES_AI_STALL_SECONDS
 
@@ -87,13 +84,13 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
 
     assert Match.objects.get(pk=match.pk).due_at == T0 + timedelta(seconds=stall)
     watch_at(stall - 1)
-    assert sent == []
+    assert sent_tasks() == []
     watch_at(stall)
-    assert sent == [("games.ai_move", (match.pk, 0))]
+    assert sent_tasks() == [("games.ai_move", (match.pk, 0))]
     # Still late a stall later (that task was lost too): sent once more, not before.
     watch_at(2 * stall - 1)
     watch_at(2 * stall)
-    assert sent == [("games.ai_move", (match.pk, 0))] * 2
+    assert sent_tasks() == [("games.ai_move", (match.pk, 0))] * 2
 
     tasks.ai_move(match.pk, 0)  # the AI moves: now the (untimed) human is to move
     moved = Match.objects.get(pk=match.pk)
@@ -101,7 +98,7 @@ def test_a_late_ai_gets_its_task_sent_again(alice, monkeypatch,
     assert moved.due_at == moved.turn_started_at + timedelta(
         seconds=settings.GAMES_AI_GAME_SILENCE_SECONDS)
     watch_at(86_400)
-    assert len(sent) == 2
+    assert len(sent_tasks()) == 2
 
 
 def test_a_sync_decides_its_own_match_s_flag_when_it_is_due(alice, bob):

@@ -21,14 +21,6 @@ pytestmark = pytest.mark.django_db
 PUZZLE_TPN = "DH KC6D7H/ACAH - 1 -"
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    sent = []
-    monkeypatch.setattr("games.play.services.finishing.task_send_on_commit",
-                        lambda name, *args: sent.append((name, args)))
-    return sent
-
-
 def _finished_from(tpn: str, moves: list[str], alice, bob) -> Match:
     match = services.match_create(players=[Player(user=alice), Player(user=bob)],
                                   start_tpn=tpn, trumps="DH")
@@ -39,10 +31,12 @@ def _finished_from(tpn: str, moves: list[str], alice, bob) -> Match:
     return Match.objects.get(pk=match.pk)
 
 
-def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(alice, bob, enqueued):
-    match = _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
+def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(
+        alice, bob, sent_tasks, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
     assert match.is_over
-    assert ("puzzles.from_match", (match.pk,)) in enqueued
+    assert ("puzzles.from_match", (match.pk,)) in sent_tasks()
     assert puzzles_from_match(match.pk) == 1
     assert puzzles_from_match(match.pk) == 0  # a retried task stores nothing twice
     puzzle = Puzzle.objects.get()
@@ -55,7 +49,7 @@ def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(alice, bob,
     assert PuzzleScan.objects.get(match=match).found == 1
 
 
-def test_generate_takes_finished_games_first_then_self_play(alice, bob, enqueued):
+def test_generate_takes_finished_games_first_then_self_play(alice, bob):
     _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
     out = io.StringIO()
     call_command("puzzles", "generate", "--count", "4", "--seed", "3", stdout=out)

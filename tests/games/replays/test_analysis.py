@@ -20,34 +20,25 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def enqueued(monkeypatch):
-    sent = []
-    # Stands in for the broker: what would be sent, by task name and arguments.
-    monkeypatch.setattr("games.replays.services.task_send_on_commit",
-                        lambda name, *args: sent.append((name, args)))
-    return sent
-
-
-@pytest.fixture
 def duel(alice, bob):
     match = play_match([Player(user=alice), Player(user=bob)], moves=30, end="resign")
     cache.delete(analysis_key(match.pk))
     return match
 
 
-def test_the_first_view_asks_once_and_the_request_never_analyses(client, duel, enqueued,
-                                                                 monkeypatch):
-    def must_not_run(game):
-        raise AssertionError("the analysis ran in the web request")
-
-    monkeypatch.setattr(services, "_analyse_function", lambda: must_not_run)
+def test_the_first_view_asks_once_and_the_request_never_analyses(
+        client, duel, sent_tasks, django_capture_on_commit_callbacks):
     for _ in range(3):
-        response = client.get(f"/game/{duel.pk}/replay")
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.get(f"/game/{duel.pk}/replay")
         assert response.context["replay_data"]["analysis"] == {"status": "pending"}
-    assert enqueued == [("replays.analyse_match", (duel.pk,))]
+    # Had a request analysed, the stored analysis would be done, not still asked for.
+    assert cache.get(analysis_key(duel.pk)) == {"status": "pending"}
+    assert sent_tasks() == [("replays.analyse_match", (duel.pk,))]
 
 
-def test_the_task_stores_what_the_replay_shows(client, duel, enqueued, monkeypatch):
+def test_the_task_stores_what_the_replay_shows(client, duel, sent_tasks, monkeypatch,
+                                               django_capture_on_commit_callbacks):
     seen: list[Game] = []
 
     def analyse(game: Game) -> Analysis:
@@ -72,22 +63,25 @@ def test_the_task_stores_what_the_replay_shows(client, duel, enqueued, monkeypat
     assert len(data["analysis"]["values"]) == len(data["positions"]) == duel.ply + 1
     assert data["analysis"]["exact"][-1] is True
     assert data["analysis"]["exact"][0] is False
-    client.get(f"/game/{duel.pk}/replay")
-    assert enqueued == []  # done: never asked again
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(f"/game/{duel.pk}/replay")
+    assert sent_tasks() == []  # done: never asked again
     shown = client.get(f"/game/{duel.pk}/replay.json").json()
     assert shown["marks"]["8"]["kind"] == "mistake"
     assert shown["analysis"]["values"] == data["analysis"]["values"]
 
 
-def test_a_failed_analysis_is_not_asked_for_again_at_once(duel, monkeypatch, enqueued):
+def test_a_failed_analysis_is_not_asked_for_again_at_once(
+        duel, monkeypatch, sent_tasks, django_capture_on_commit_callbacks):
     def analyse(game):
         raise RuntimeError("out of time")
 
     monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     with pytest.raises(RuntimeError):
         analyse_match(duel.pk)
-    assert services.analysis_request(match=duel) == "unavailable"
-    assert enqueued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.analysis_request(match=duel) == "unavailable"
+    assert sent_tasks() == []
 
 
 def test_the_real_analysis_evaluates_every_position_and_stores_the_same_twice(duel):
@@ -104,16 +98,20 @@ def test_the_real_analysis_evaluates_every_position_and_stores_the_same_twice(du
     assert analysis_get(match_id=duel.pk) == first
 
 
-def test_an_analysis_of_an_older_version_is_made_again(duel, enqueued):
+def test_an_analysis_of_an_older_version_is_made_again(duel, sent_tasks,
+                                                      django_capture_on_commit_callbacks):
     cache.set(f"replays:analysis:{duel.pk}", {"status": "done", "marks": {}}, None)
-    assert services.analysis_request(match=duel) == "pending"
-    assert enqueued == [("replays.analyse_match", (duel.pk,))]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.analysis_request(match=duel) == "pending"
+    assert sent_tasks() == [("replays.analyse_match", (duel.pk,))]
 
 
-def test_only_finished_duels_are_analysed(alice, bob, carol, enqueued):
+def test_only_finished_duels_are_analysed(alice, bob, carol, sent_tasks,
+                                          django_capture_on_commit_callbacks):
     three = play_match([Player(user=alice), Player(user=bob), Player(user=carol)], seed=28)
-    assert services.analysis_request(match=three) == "none"
-    assert analyse_match(three.pk) == "none"
     live = play_match([Player(user=alice), Player(user=bob)], moves=4)
-    assert services.analysis_request(match=live) == "none"
-    assert enqueued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.analysis_request(match=three) == "none"
+        assert services.analysis_request(match=live) == "none"
+    assert analyse_match(three.pk) == "none"
+    assert sent_tasks() == []
