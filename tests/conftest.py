@@ -238,3 +238,39 @@ def sent_tasks() -> Iterator[Callable[[], list[tuple[str, tuple[object, ...]]]]]
     finally:
         app.conf.task_default_queue = default_queue
         broker_empty()
+
+
+def _caused_by_deadlock(error: BaseException | None) -> bool:
+    while error is not None:
+        if "deadlock detected" in str(error):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlasts_deadlocks() -> Iterator[None]:
+    """The flush after a transactional test truncates every table while a server or the
+    worker of the suite may still be finishing a transaction of that test (a move, a flag by
+    the deadline watch). PostgreSQL then breaks the deadlock by cancelling one of the two,
+    sometimes the flush: the flush is tried again once the other has committed, so that one
+    late write cannot fail every test after it with the rows it left."""
+    import time
+
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def teardown(self: TransactionTestCase) -> None:
+        for attempt in range(5):
+            try:
+                original(self)
+                return
+            except Exception as error:
+                if attempt == 4 or not _caused_by_deadlock(error):
+                    raise
+                time.sleep(0.5)
+
+    TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
+    yield
+    TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]

@@ -111,8 +111,13 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
             leases.release(self.match_id, self.seat)
-            await db_call(services.seat_presence_change, match_id=self.match_id,
-                          seat=self.seat, connected=False)
+            try:
+                await db_call(services.seat_presence_change, match_id=self.match_id,
+                              seat=self.seat, connected=False)
+            except PlayError as error:
+                # A match deleted while its socket was open has no presence left to change.
+                if error.code != errors.NOT_FOUND:
+                    raise
 
     # --- from the client ------------------------------------------------------------------
 

@@ -12,6 +12,9 @@ from tests.support.users import user_factory
 # seat 1 leads its last card 6D, is out and wins. Four plies: lead, beat, take, lead.
 SHORT_DUEL = "SH 7C9D/6D8CKD - 0 -"
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+# Far ahead of the clock, for games with deadlines: a deadline watch running beside the tests
+# (the suite's worker's or server's, on the real time) never finds them due before the test.
+T_AHEAD = datetime(2099, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def at(seconds: float) -> datetime:

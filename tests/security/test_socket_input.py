@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from typing import Any
 
 import pytest
@@ -197,4 +198,23 @@ def test_generated_handshake_paths_fail_cleanly(asgi_server):
         ):
             pass
         assert refused.value.response.status_code == 403
+    assert server_errors(asgi_server) == []
+
+
+def test_a_player_socket_whose_match_is_deleted_closes_cleanly(asgi_server, make_user):
+    from games.models import Match
+
+    players = [make_user(), make_user()]
+    match = services.match_create(players=[Player(user=p) for p in players], trumps="SH")
+    url = asgi_server.extra["url"].replace("http", "ws") + f"/ws/match/{match.pk}/"
+    with connect(url, origin=asgi_server.extra["url"], open_timeout=10,
+                 additional_headers={"Cookie": session_cookie(players[0])}) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        Match.objects.filter(pk=match.pk).delete()
+    # The server marks the seat away when the socket goes: by then the match is gone.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and f"WSDISCONNECT /ws/match/{match.pk}/" not in (
+            asgi_server.log_path.read_text()):
+        time.sleep(0.1)
+    time.sleep(5)  # the disconnect handler's database call, on a loaded machine
     assert server_errors(asgi_server) == []

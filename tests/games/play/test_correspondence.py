@@ -29,7 +29,7 @@ from games.play.your_turn import (
     your_turn_count,
 )
 from games.rules import State
-from tests.games.conftest import T0
+from tests.games.conftest import T_AHEAD as T0
 from tests.games.play.test_services import assert_code, legal, reload
 
 DAYS = timedelta(days=1)

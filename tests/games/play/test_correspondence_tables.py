@@ -20,7 +20,7 @@ from games.rules import State
 from notifications.models import Kind
 from notifications.selectors import notification_text
 from notifications.services import notification_turn
-from tests.games.conftest import T0
+from tests.games.conftest import T_AHEAD as T0
 from tests.games.play.test_tables import _play_out, first_legal, reload, seat_row
 
 ONE_DAY = timedelta(days=1)
