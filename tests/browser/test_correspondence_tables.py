@@ -70,8 +70,9 @@ def _acted(match: Match, timeout: float = 30) -> Match:
 
 
 def test_a_correspondence_table_fills_over_two_browsers_and_turns_reach_your_turn(
-    user_page, make_user
+    user_page, make_user, celery_worker
 ):
+    # The worker plays the AI seat and tells each turn (the task behind the live list).
     anna_user, boris_user = make_user("anna"), make_user("boris")
     anna = user_page(anna_user)
     anna.goto("/lobby/")

@@ -22,15 +22,22 @@ def _broker() -> redis.Redis:
     return redis.Redis.from_url(settings.CELERY_BROKER_URL)
 
 
+def _queue_key(queue: str) -> str:
+    """The queue's Redis key: under a run of several test processes each has its own
+    `global_keyprefix` (tests/settings.py), which kombu puts before every key."""
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}) or {}
+    return f"{options.get('global_keyprefix', '')}{queue}"
+
+
 def broker_empty(*, queue: str = SENT_QUEUE) -> None:
-    _broker().delete(queue)
+    _broker().delete(_queue_key(queue))
 
 
 def sent_tasks(*, queue: str = SENT_QUEUE) -> list[tuple[str, tuple[Any, ...]]]:
     """The tasks waiting on `queue`, oldest first, by task name and positional arguments."""
     sent = []
     # kombu pushes on the left and consumes from the right: the oldest is last.
-    for raw in reversed(_broker().lrange(queue, 0, -1)):
+    for raw in reversed(_broker().lrange(_queue_key(queue), 0, -1)):
         envelope = json.loads(raw)
         body = envelope["body"]
         if envelope["properties"].get("body_encoding") == "base64":
