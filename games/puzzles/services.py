@@ -79,7 +79,11 @@ def puzzles_from_match(*, match_id: int) -> int:
         stored = sum(puzzle_store(found=found, match=match) is not None
                      for found in finder.in_game(game.start, game.move_codes,
                                                    settings.PUZZLES_GAME_LAST_POSITIONS))
-    PuzzleScan.objects.get_or_create(match=match, defaults={"found": stored})
+    try:
+        with transaction.atomic():
+            PuzzleScan.objects.get_or_create(match=match, defaults={"found": stored})
+    except IntegrityError:
+        pass  # scanned at the same moment by another process, or the match deleted meanwhile
     return stored
 
 

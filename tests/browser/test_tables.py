@@ -4,11 +4,11 @@ fills the other three seats with the AI, starts, and plays to the end.
 
 The games are played through each page's own socket with the moves the state offers
 (`legal_moves`), as the page's board would send them: this tests the way from the lobby to
-the end of a table, whichever board draws it. The four people play the whole game; beside
-three AI seats the page chooses the trump and plays the last plies, the middle of the game
-played through the services, the door of the page's socket, while the page looks on (the
-whole game of a person and AI seats in the page is tests/browser/test_table_board.py's: a
-page playing at random against the AI can take a thousand plies)."""
+the end of a table, whichever board draws it. The pages choose their trumps and play the last
+plies; the middle of the game is played through the services, the door of the pages' sockets,
+while the pages look on (pages playing at random can take more than a thousand plies, which
+four pages on a busy machine do not play in minutes; the whole game of a person and AI seats
+in the page is tests/browser/test_table_board.py's)."""
 
 from __future__ import annotations
 
@@ -211,7 +211,7 @@ def test_four_people_sit_down_through_the_lobby_and_play_the_table_to_its_end(pl
     for page in (anna, boris, vera, gleb):
         expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"\d+"))
 
-    play_to_the_end([anna, boris, vera, gleb], match_id)
+    play_to_the_end([anna, boris, vera, gleb], match_id, middle_by_services=True)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Status.FINISHED

@@ -76,3 +76,21 @@ def test_generate_takes_finished_games_first_then_self_play(alice, bob):
 def test_a_count_below_one_is_refused():
     with pytest.raises(CommandError, match="at least 1"):
         call_command("puzzles", "generate", "--count", "0")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_deleted_while_it_is_scanned_leaves_nothing_behind(alice, bob, monkeypatch):
+    from games.puzzles import services as puzzle_services
+
+    match = _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
+    read_game = puzzle_services.match_game
+
+    def deleted_once_read(*, match: Match):
+        game = read_game(match=match)
+        Match.objects.filter(pk=match.pk).delete()  # by another request, as the scan runs
+        return game
+
+    monkeypatch.setattr(puzzle_services, "match_game", deleted_once_read)
+    assert puzzles_from_match(match.pk) == 0
+    assert not Puzzle.objects.exists()
+    assert not PuzzleScan.objects.exists()
