@@ -220,6 +220,16 @@ def new_page(browser: object, asgi_server: ManagedProcess) -> Iterator[Callable[
 
 
 @pytest.fixture
+def sockets_settled() -> Iterator[None]:
+    """After a test with match sockets on real servers, wait until the servers have recorded
+    their closing (`tests.support.settle`)."""
+    yield
+    from tests.support.settle import wait_sockets_settled
+
+    wait_sockets_settled()
+
+
+@pytest.fixture
 def page(new_page: Callable[[], object]) -> object:
     return new_page()
 

@@ -6,10 +6,26 @@
 const LIST = "[data-testid=corr-games]";
 const PARTS = [LIST, "[data-testid=waiting-count]"];
 const NEWS = new Set(["turn", "reminder", "finished"]);
+// News made this little before the list was read may not be in it (made, then committed).
+const MARGIN_MS = 2000;
 
-/** Whether a message of the site socket says a correspondence list may have changed. */
-export function changesTheList(message) {
-  return message.type === "notification" && Boolean(message.item) && NEWS.has(message.item.kind);
+/** Whether a message of the site socket says a correspondence list read at `readMs` (the
+ * server's clock) may have changed: news of a turn or an end, or, in the list of
+ * notifications a socket receives when it opens, such news from after the list was read
+ * (it came while the page was loading, before its socket could hear it). */
+export function changesTheList(message, readMs) {
+  if (message.type === "notification") {
+    return Boolean(message.item) && NEWS.has(message.item.kind);
+  }
+  if (message.type === "notifications") {
+    return (message.items || []).some(
+      (item) => NEWS.has(item.kind) && item.created_ms >= readMs - MARGIN_MS);
+  }
+  return false;
+}
+
+function listReadMs(doc) {
+  return Number(doc.querySelector(LIST)?.dataset.readS || 0) * 1000;
 }
 
 /** Put the parts of `html` (the page read again) in place of the same parts of `doc`. */
@@ -33,6 +49,8 @@ if (typeof document !== "undefined" && document.querySelector(LIST)) {
     clearTimeout(pending);
     pending = setTimeout(() => { refresh().catch(() => {}); }, 200);
   };
-  document.addEventListener("site-message", (event) => { if (changesTheList(event.detail)) soon(); });
+  document.addEventListener("site-message", (event) => {
+    if (changesTheList(event.detail, listReadMs(document))) soon();
+  });
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") soon(); });
 }

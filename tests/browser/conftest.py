@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.game_page import wait_sockets_closed
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 
@@ -58,13 +57,6 @@ def orm_beside_playwright() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         yield
-
-
-@pytest.fixture
-def sockets_settled() -> Iterator[None]:
-    """After a test, let the server record the closing of its pages' sockets."""
-    yield
-    wait_sockets_closed()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import expect
 
@@ -21,14 +20,6 @@ def match_id_of(page) -> int:
 
 def players_of(match_id: int) -> set[str]:
     return set(Seat.objects.filter(match_id=match_id).values_list("user__username", flat=True))
-
-
-def wait_sockets_closed() -> None:
-    """Let the server record the closing of the pages' sockets before the database is
-    flushed for the next test (no event reaches this process: poll the condition briefly)."""
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
 
 
 def card(page, code: str):

@@ -14,9 +14,10 @@ from games.play import services
 from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from tests.browser.game_page import at_ply, card, play_first_legal, wait_sockets_closed
+from tests.browser.game_page import at_ply, card, play_first_legal
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
+from tests.support.settle import wait_sockets_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("sockets_settled")]
@@ -261,6 +262,6 @@ def test_the_player_who_stays_claims_victory_over_one_who_left(
         expect(first.get_by_test_id("result-reason")).to_have_text("Opponent left the game")
     finally:
         first.context.close()
-        wait_sockets_closed()  # while this test's server still runs
+        wait_sockets_settled()  # while this test's server still runs
     match.refresh_from_db()
     assert (match.termination, match.loser_seat) == (TerminationReason.ABANDONMENT, 1)

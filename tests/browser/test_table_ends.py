@@ -18,9 +18,10 @@ from playwright.sync_api import expect
 from games.play.models import Match, Move, Seat, SeatResult, Status, TerminationReason
 from games.play.services import Player, match_create
 from games.play.time_control import TimeControl
-from tests.browser.game_page import at_ply, play_first_legal, wait_sockets_closed
+from tests.browser.game_page import at_ply, play_first_legal
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess, start_celery_worker, start_daphne
+from tests.support.settle import wait_sockets_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -102,7 +103,7 @@ def open_as(browser, make_user) -> Iterator[Callable[..., object]]:
     # End what the worker would play on, then let the servers record the closed sockets.
     Match.objects.filter(status__in=[Status.TRUMPS, Status.PLAYING]).update(
         status=Status.ABORTED, due_at=None)
-    wait_sockets_closed()
+    wait_sockets_settled()
     time.sleep(1)
 
 

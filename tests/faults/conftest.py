@@ -49,16 +49,6 @@ def make_user(db):
     return make
 
 
-@pytest.fixture
-def sockets_settled():
-    yield
-    from games.play.models import Seat
-
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-
-
 class OwnRedis:
     """A throwaway redis-server on a free port, no persistence: stop() and start() at will."""
 

@@ -38,22 +38,6 @@ def bob(make_user):
 
 
 @pytest.fixture
-def sockets_settled():
-    """After a test that opened match sockets on a real server, wait until the server has
-    handled their closing (the presence update), so that the database flush between tests
-    does not race a transaction of the server. There is no event to await from here, so the
-    database is polled for the condition, briefly."""
-    yield
-    import time
-
-    from games.play.models import Seat
-
-    deadline = time.monotonic() + 10
-    while Seat.objects.filter(connections__gt=0).exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
-@pytest.fixture
 def matches_stopped(sockets_settled):
     """After a test whose matches the Celery worker plays on by itself (AI seats at a table),
     end every match still running before the database is flushed: a worker that keeps

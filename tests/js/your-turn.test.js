@@ -13,8 +13,18 @@ test("a turn, a reminder or a game's end changes the list; other news does not",
     assert.equal(changesTheList({ type: "notification", item: { kind } }), true);
   }
   assert.equal(changesTheList({ type: "notification", item: { kind: "challenge" } }), false);
-  assert.equal(changesTheList({ type: "notifications", items: [] }), false);
-  assert.equal(changesTheList({ type: "announcement", text: "restart" }), false);
+  assert.equal(changesTheList({ type: "notifications", items: [] }, 0), false);
+  assert.equal(changesTheList({ type: "announcement", text: "restart" }, 0), false);
+});
+
+test("news in the list a socket gets when it opens changes a list read before it", () => {
+  const read = 1_000_000;
+  const turn = (createdMs) => ({ type: "notifications", items: [{ kind: "turn", created_ms: createdMs }] });
+  assert.equal(changesTheList(turn(read + 500), read), true);
+  assert.equal(changesTheList(turn(read - 1000), read), true); // made, perhaps not committed
+  assert.equal(changesTheList(turn(read - 60_000), read), false); // in the list already
+  assert.equal(changesTheList({ type: "notifications",
+                                items: [{ kind: "challenge", created_ms: read + 500 }] }, read), false);
 });
 
 test("the list and the count are replaced by those of the page read again", () => {

@@ -195,26 +195,36 @@ def generated_requests(route, world, fields_of_route, all_fields=False):
     uploads = {name for name, fields in fields_of_route.items()
                if any(isinstance(field, forms.FileField) for field in fields)}
 
+    # Strategies are built once, when first asked for: building them at every draw costs
+    # more than the requests.
+    values: dict[str, st.SearchStrategy[object]] = {}
+
     def values_of(name):
-        fields = fields_of_route.get(name) or every_field[name]
-        return st.one_of([field_values(field, world["records"]) for field in fields])
+        if name not in values:
+            fields = fields_of_route.get(name) or every_field[name]
+            values[name] = st.one_of([field_values(field, world["records"]) for field in fields])
+        return values[name]
+
+    path_parts = {}
+    for group, regex in route.groups.items():
+        known = world["values"].get(group, [])
+        options = [st.from_regex(regex, fullmatch=True), hostile_text()]
+        if known:
+            options.append(st.sampled_from(known))
+        path_parts[group] = st.one_of(options)
+    own_names = st.sampled_from(own) if own else None
+    any_names = st.lists(st.sampled_from(names), max_size=2)
 
     @st.composite
     def request(draw):
-        path_values = {}
-        for group, regex in route.groups.items():
-            known = world["values"].get(group, [])
-            options = [st.from_regex(regex, fullmatch=True), hostile_text()]
-            if known:
-                options.append(st.sampled_from(known))
-            path_values[group] = draw(st.one_of(options))
+        path_values = {group: draw(part) for group, part in path_parts.items()}
         path = route.fill({k: quote(v, safe="") for k, v in path_values.items()})
         if all_fields:  # the form's fields, each left out now and then
             chosen = [name for name in own
                       if draw(st.integers(0, 5)) > (3 if name in uploads else 0)]
         else:
-            chosen = draw(st.lists(st.sampled_from(own), unique=True)) if own else []
-        chosen += draw(st.lists(st.sampled_from(names), max_size=2))
+            chosen = draw(st.lists(own_names, unique=True)) if own_names else []
+        chosen += draw(any_names)
         params = {name: draw(values_of(name)) for name in chosen}
         if draw(st.integers(0, 4)) == 0:
             params[draw(st.sampled_from(["next", "x", "page", "ply", "q", "o"]))] = draw(

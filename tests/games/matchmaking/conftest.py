@@ -50,9 +50,10 @@ def wait_until_servers_are_quiet(timeout: float = 10) -> None:
     from django.db import connection
 
     from games.matchmaking.models import PoolEntry, Seek
-    from games.play.models import Seat
+    from tests.support.settle import wait_sockets_settled
 
     deadline = time.monotonic() + timeout
+    wait_sockets_settled(timeout)
     quiet = 0
     while quiet < 3 and time.monotonic() < deadline:
         with connection.cursor() as cursor:
@@ -61,7 +62,6 @@ def wait_until_servers_are_quiet(timeout: float = 10) -> None:
                 "AND pid <> pg_backend_pid() AND state <> 'idle'"
             )
             busy = cursor.fetchone()[0]
-        leftovers = (PoolEntry.objects.exists() or Seek.objects.exists()
-                     or Seat.objects.filter(connections__gt=0).exists())
+        leftovers = PoolEntry.objects.exists() or Seek.objects.exists()
         quiet = quiet + 1 if not busy and not leftovers else 0
         time.sleep(0.05)

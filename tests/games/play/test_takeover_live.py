@@ -18,6 +18,11 @@ from tests.games.sockets import MatchSocket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("matches_stopped")]
 
+# Three small hands, seat 0 to lead: a table the AI seats play to its end in a few dozen
+# moves, each of seat 0's searched within the level's budget (a move takes at most two
+# cards out of a hand, so seat 0 moves at least twice).
+SMALL_DEAL = "SHD 7C8CQD/6C9CTC7H9D/JCKC8S - 0 -"
+
 
 def test_the_worker_replaces_a_person_who_left_and_plays_their_seat_to_the_end(
         asgi_server, celery_worker, make_user, sockets_settled):
@@ -26,8 +31,8 @@ def test_the_worker_replaces_a_person_who_left_and_plays_their_seat_to_the_end(
     # their seat is due to pass to the AI as soon as it is their turn (seat 0 leads).
     start = timezone.now() - timedelta(seconds=settings.GAMES_TABLE_ABSENCE_SECONDS + 1)
     match = services.match_create(
-        players=[Player(user=leaver), Player(ai_level=1), Player(ai_level=2)], seed=4,
-        dealer=2, trumps="SHD", now=start,
+        players=[Player(user=leaver), Player(ai_level=1), Player(ai_level=2)], dealer=2,
+        start_tpn=SMALL_DEAL, now=start,
     )
     assert match.to_move == 0
 
