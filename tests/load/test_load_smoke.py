@@ -1,5 +1,5 @@
 """A small run of the load tool in the suite: 10 duels on two daphne processes and 2 games
-against the AI on a real Celery worker, for 20 seconds, every move over a real socket, with
+against the AI on a real Celery worker, for 10 seconds, every move over a real socket, with
 a few hostile sockets sending junk among them (`--hostile`). The
 full-size runs are commands (see docs/reliability.md): this one proves the tool and the
 consistency check work, and that nothing is lost or duplicated under concurrent play. A
@@ -15,9 +15,9 @@ from tests.security.test_fuzz import server_errors
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-def test_ten_duels_and_two_ai_games_for_twenty_seconds(start_asgi_server, celery_worker):
+def test_ten_duels_and_two_ai_games_for_ten_seconds(start_asgi_server, celery_worker):
     servers = [start_asgi_server(), start_asgi_server()]
-    config = Config(duels=10, ai_games=2, duration=20, think_min=0.3, think_max=1.2,
+    config = Config(duels=10, ai_games=2, duration=10, think_min=0.3, think_max=1.2,
                     hostile=0.15)
     pids = {s.name: s.process.pid for s in servers}
 
@@ -41,7 +41,7 @@ def test_ten_duels_and_two_ai_games_for_twenty_seconds(start_asgi_server, celery
 def test_two_tables_of_four_and_two_of_one_person_with_three_ais(start_asgi_server,
                                                                  celery_worker):
     servers = [start_asgi_server(), start_asgi_server()]
-    config = Config(duels=0, tables=2, ai_tables=2, table_ai_level=3, duration=20,
+    config = Config(duels=0, tables=2, ai_tables=2, table_ai_level=3, duration=10,
                     think_min=0.2, think_max=0.8, clock="600+5")
     pids = {s.name: s.process.pid for s in servers}
 

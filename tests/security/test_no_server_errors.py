@@ -223,7 +223,7 @@ def generated_requests(route, world, fields_of_route, all_fields=False):
             chosen = [name for name in own
                       if draw(st.integers(0, 5)) > (3 if name in uploads else 0)]
         else:
-            chosen = draw(st.lists(own_names, unique=True)) if own_names else []
+            chosen = draw(st.lists(own_names, unique=True)) if own_names is not None else []
         chosen += draw(any_names)
         params = {name: draw(values_of(name)) for name in chosen}
         if draw(st.integers(0, 4)) == 0:
