@@ -161,7 +161,10 @@ def notification_turn(
     if not Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).exists():
         return None
     kind = Kind.REMINDER if reminder else Kind.TURN
-    return notification_create(user_id=user_id, kind=kind, key=f"{kind}:{match_id}:{ply}",
+    # The trump choices and the first move all come at ply 0: a player who chooses a trump
+    # and then leads has two turns there.
+    phase = ":trumps" if match.status == Status.TRUMPS else ""
+    return notification_create(user_id=user_id, kind=kind, key=f"{kind}:{match_id}:{ply}{phase}",
                                match_id=match_id, now=now)
 
 

@@ -19,7 +19,8 @@ reads the committed rows. `ply` (the number of moves played, `Match.ply`) tells 
 repeated task whether the turn it was sent for is still the current one, and a subscriber
 keeps its effects idempotent with it (one notification per match, ply and kind; a task may
 arrive twice, as the broker delivers at least once). The trump choices and the first move
-are all at ply 0: `due` tells those turns apart.
+are all at ply 0: `due` tells those turns apart, and the match's status (choosing trumps,
+then playing) tells a player's trump choice from their first move.
 
 With no subscriber registered under a name (a site run without the notifications) the event is
 not sent: nothing else depends on it.

@@ -134,6 +134,25 @@ def test_a_turn_is_told_once_and_not_once_the_game_moved_on(duel, alice, bob):
     assert reminder.kind == Kind.REMINDER
 
 
+def test_a_trump_choice_and_the_first_move_at_ply_0_are_two_turns(alice, bob):
+    from games.play.services.core import trump_choice_of
+    from games.play.time_control import TimeControl
+
+    match = play.match_create(players=[Player(user=alice), Player(user=bob)], seed=7, dealer=1,
+                              time_control=TimeControl.parse("2d"))
+    for _choice in range(2):
+        match.refresh_from_db()
+        chooser = Seat.objects.get(match=match, index=match.to_move).user
+        assert services.notification_turn(match_id=match.pk, user_id=chooser.pk, ply=0)
+        play.match_choose_trump(match_id=match.pk, seat=match.to_move,
+                                suit=trump_choice_of(match).free_suits[0].letter)
+    match.refresh_from_db()
+    leader = Seat.objects.get(match=match, index=match.to_move).user
+    assert services.notification_turn(match_id=match.pk, user_id=leader.pk, ply=0)
+    assert set(Notification.objects.filter(user=leader).values_list("key", flat=True)) == {
+        f"turn:{match.pk}:0:trumps", f"turn:{match.pk}:0"}
+
+
 def test_marking_read_one_and_all(alice, bob, make_user):
     for _ in range(3):
         challenge(make_user(), bob)
