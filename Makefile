@@ -10,11 +10,11 @@ NODE_STAMP := node_modules/.installed-stamp
 ESLINT := node_modules/.bin/eslint
 JS_TESTS := node --test tests/js/*.test.js
 HOST ?= 127.0.0.1
-# The suite runs in one process by default; `TEST_WORKERS=2` runs it on two pytest-xdist
-# workers, each with its own test database, Redis prefixes, servers and Celery worker
-# (tests/settings.py). On two cores two workers were not faster (19 min 41 s against about
-# 19 min) and one browser test of correspondence tables fails there.
-TEST_WORKERS ?= 0
+# The suite runs on two pytest-xdist workers, each with its own test database, Redis
+# prefixes, servers and Celery worker (tests/settings.py): much of a test's time is spent
+# waiting on servers and browsers, so two share two cores well. `TEST_WORKERS=0` runs it in
+# one process.
+TEST_WORKERS ?= 2
 PORT ?= 8000
 
 .PHONY: run test lint production bench msgfmt
