@@ -195,10 +195,10 @@ def browser() -> Iterator[object]:
     """
     from playwright.sync_api import sync_playwright
 
+    from tests.support.chromium import Chromium
+
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_executable(), headless=True, args=CHROMIUM_FLAGS
-        )
+        chromium = Chromium(playwright, chromium_executable(), CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
 
@@ -216,7 +216,7 @@ def new_page(browser: object, asgi_server: ManagedProcess) -> Iterator[Callable[
 
     yield open_page
     for context in contexts:
-        context.close()
+        browser.close_context(context)  # type: ignore[attr-defined]
 
 
 @pytest.fixture

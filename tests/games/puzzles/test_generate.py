@@ -79,7 +79,10 @@ def test_a_count_below_one_is_refused():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_match_deleted_while_it_is_scanned_leaves_nothing_behind(alice, bob, monkeypatch):
+def test_a_match_deleted_while_it_is_scanned_leaves_nothing_behind(alice, bob, monkeypatch,
+                                                                   sent_tasks):
+    """(`sent_tasks` keeps the end's tasks from a worker that another module may have started:
+    its notifications of the end would hold the match the test deletes.)"""
     from games.puzzles import services as puzzle_services
 
     match = _finished_from(PUZZLE_TPN, ["AC", "6D-KC", "AH"], alice, bob)
