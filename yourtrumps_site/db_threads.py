@@ -38,6 +38,10 @@ logger = logging.getLogger(__name__)
 _executor: ThreadPoolExecutor | None = None
 _publisher: ThreadPoolExecutor | None = None
 _local = threading.local()
+# How many calls have found their connection broken. A server that went away broke the idle
+# connections of every thread too: a thread that sees this number change checks its own
+# before its next query, rather than failing that call.
+_broken_calls = 0
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -55,6 +59,7 @@ async def db_call(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -
 
     def on_thread(*args: P.args, **kwargs: P.kwargs) -> R:
         _local.loop = loop
+        _check_after_a_break()
         try:
             return function(*args, **kwargs)
         finally:
@@ -71,10 +76,23 @@ def _tidy_connections() -> None:
     health check (`CONN_HEALTH_CHECKS`, a `SELECT 1` before the next call's first query):
     if the server went away meanwhile, that query fails, the call is answered `unavailable`
     and retried, and this closes the broken connection."""
+    global _broken_calls
+    if any(c.errors_occurred for c in connections.all(initialized_only=True)):
+        _broken_calls += 1  # under the GIL; a lost increment only delays a check
     close_old_connections()
     for connection in connections.all(initialized_only=True):
         if connection.connection is not None and not connection.errors_occurred:
             connection.health_check_done = True
+
+
+def _check_after_a_break() -> None:
+    """Before a call: if some call broke since this thread last looked, health-check this
+    thread's connections before their next query (`CONN_HEALTH_CHECKS`)."""
+    if getattr(_local, "broken_seen", 0) == _broken_calls:
+        return
+    _local.broken_seen = _broken_calls
+    for connection in connections.all(initialized_only=True):
+        connection.health_check_done = False
 
 
 def event_loop_of_this_thread() -> asyncio.AbstractEventLoop | None:
