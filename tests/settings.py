@@ -45,3 +45,8 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locme
 # Many tests sign up from 127.0.0.1; the limits' own tests lower them again.
 ACCOUNT_RATE_LIMITS = {"signup": (10_000, 3600), "password_reset": (10_000, 3600),
                        "password_reset_account": (10_000, 3600)}
+
+# The end of every finished duel sends its puzzle scan to the one Celery worker of a run,
+# which also plays the AI seats the browser tests wait for: in the tests it examines the last
+# 8 positions of a game rather than 40 (the tests' puzzles are small endgames).
+PUZZLES_GAME_LAST_POSITIONS = 8
