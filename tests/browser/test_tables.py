@@ -130,10 +130,8 @@ def play_the_middle(match_id: int, *, leave: int) -> None:
     are the worker's) until about `leave` plies are left, or the next move may end the game,
     or the one person still in has two cards or fewer: a move may take at most two cards out
     of a hand, and the move that ends the game or takes the person out is the page's."""
+    wait_for_the_trumps(match_id)
     deadline = time.monotonic() + GAME_SECONDS
-    while not Match.objects.filter(pk=match_id, status=Status.PLAYING).exists():
-        assert time.monotonic() < deadline, "the trumps were never chosen"
-        time.sleep(0.05)
     rng = random.Random(match_id)
     people = set(Seat.objects.filter(match_id=match_id, user__isnull=False)
                  .values_list("index", flat=True))
@@ -210,15 +208,14 @@ def play_the_line_to_the_end(pages_by_seat: dict, match_id: int) -> None:
         expect(page.locator("#game")).to_have_attribute("data-status", "finished")
 
 
-def play_to_the_end(pages, match_id: int, *, middle_by_services: bool = False) -> None:
-    """The pages choose their trumps and play their seats to the end (after the middle of the
-    game, with `middle_by_services`); then each page shows it over (after a reload, which
-    reads the state afresh, if its socket had not shown it yet)."""
+def play_to_the_end(pages, match_id: int) -> None:
+    """The pages choose their trumps; the services play the middle of the game, and the pages
+    their seats to the end; then each page shows it over (after a reload, which reads the
+    state afresh, if its socket had not shown it yet)."""
     for page in pages:
         page.wait_for_function("() => window.yourTrumpsBoard && window.yourTrumpsBoard.board.state")
         page.evaluate(AUTOPLAY)
-    if middle_by_services:
-        play_the_middle(match_id, leave=PAGE_PLIES)
+    play_the_middle(match_id, leave=PAGE_PLIES)
     for page in pages:
         page.evaluate("() => { window.autoplayMoves = true; }")
     deadline = time.monotonic() + GAME_SECONDS
@@ -298,7 +295,7 @@ def test_one_person_fills_three_seats_with_the_ai_starts_and_plays_to_the_end(
     assert list(Seat.objects.filter(match_id=match_id).order_by("index")
                 .values_list("ai_level", flat=True)) == [None, 2, 2, 2]
 
-    play_to_the_end([anna], match_id, middle_by_services=True)
+    play_to_the_end([anna], match_id)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Status.FINISHED
