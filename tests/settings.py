@@ -17,6 +17,9 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/yourtr
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("CHANNEL_LAYER_PREFIX", "yt-test")
 os.environ.setdefault("CACHE_KEY_PREFIX", "yt-test")
+# A cooling session's refusal comes at once: the tests knock on purpose, many times in a row.
+# The servers a test starts inherit it; the hold's own tests set it.
+os.environ.setdefault("WS_REFUSAL_HOLD_SECONDS", "0")
 
 from yourtrumps_site.settings import *  # noqa: F403
 from yourtrumps_site.settings import (

@@ -151,6 +151,18 @@ def _positive_int(name: str, default: int) -> int:
     return value
 
 
+def _seconds(name: str, default: float) -> float:
+    raw = env.str(name, default=str(default))
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 3600:  # NaN and infinities fail the test too
+        raise ImproperlyConfigured(
+            f"{name} must be a number of seconds from 0 to 3600, not {raw!r}.")
+    return value
+
+
 # Threads that run the database work of WebSocket consumers in each ASGI process
 # (`yourtrumps_site.db_threads`). SQLite takes one writer at a time, so one thread there.
 DB_THREADS = _positive_int(
@@ -431,6 +443,11 @@ WS_MAX_JSON_DEPTH = 32
 # (`yourtrumps_site.ws_cooldown`). An honest client sends no such frame.
 WS_MAX_BAD_FRAMES = _positive_int("WS_MAX_BAD_FRAMES", 10)
 WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
+# A cooling session's handshake is refused only after this long (or the cool-down's end, if
+# sooner): a script that reconnects at once knocks a dozen times a minute instead of fifty, and
+# a held handshake costs its server a timer, not CPU. Below daphne's handshake timeout (5 s),
+# so that the client is told 403 rather than dropped. 0: refused at once.
+WS_REFUSAL_HOLD_SECONDS = _seconds("WS_REFUSAL_HOLD_SECONDS", 4.0)
 # Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
 # signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
 # a household, a school or a mobile carrier shares one address).

@@ -4,8 +4,9 @@ A socket closed for a flood (4429), a frame too big (4009) or too many frames th
 not understand (4008) puts its session under a cool-down of `WS_ABUSE_COOLDOWN_SECONDS`. Until
 it ends, every WebSocket handshake that carries that session's cookie is refused (HTTP 403) by
 `CooldownGate`, the first layer of the WebSocket stack: before the origin check, the session
-and the user. A script that reconnects at once gets the servers to do as little as the ASGI
-server allows, and the players' moves keep their pace beside it.
+and the user, and after a wait (`WS_REFUSAL_HOLD_SECONDS`). A script that reconnects at once
+gets the servers to do as little as the ASGI server allows, as seldom as a held handshake
+lets it, and the players' moves keep their pace beside it.
 
 Honest clients send only what the server understands, far below the rate, and so never meet
 it. The cool-down is the session's, never the address's: an address is shared by many people
@@ -21,6 +22,7 @@ Without Redis (the embedded default, one process) that memory is the store.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
@@ -77,40 +79,67 @@ async def cooldown_start(*, scope: dict[str, Any]) -> bool:
     return True
 
 
-async def cooling_down(*, scope: dict[str, Any]) -> bool:
+async def cooldown_left(*, scope: dict[str, Any]) -> float:
+    """Seconds left of the cool-down of this handshake's session; 0 if it has none."""
     cookie = _session_cookie(scope.get("headers") or [])
     if cookie is None:
-        return False
+        return 0.0
     key = _key(cookie)
     end = _known.get(key)
     if end is not None:
-        if end > time.monotonic():
-            return True
+        left = end - time.monotonic()
+        if left > 0:
+            return left
         del _known[key]
     if not settings.REDIS_URL:
-        return False
+        return 0.0
     try:
         left_ms = int(await loop_redis().pttl(key))  # -2: no such key
     except Exception:  # Redis is away: no cool-down is worth refusing players
         logger.warning("socket cool-down unreadable", exc_info=True)
-        return False
+        return 0.0
     if left_ms <= 0:
-        return False
+        return 0.0
     _remember(key, left_ms / 1000)
-    return True
+    return left_ms / 1000
 
 
 class CooldownGate:
     """ASGI middleware, first in the WebSocket stack: refuses the handshakes of a session
-    under a cool-down (`cooldown_start`)."""
+    under a cool-down (`cooldown_start`).
+
+    The refusal waits `WS_REFUSAL_HOLD_SECONDS` (never past the cool-down's end), unless the
+    client leaves first: a client that knocks again at once then knocks a few times a minute,
+    and each knock it makes costs the server a daphne handshake. At most `MAX_HELD` handshakes
+    of a process wait at once; beyond them the refusal is at once, so that holding costs
+    memory within a bound.
+    """
+
+    MAX_HELD = 2000
 
     def __init__(self, application: Any) -> None:
         self.application = application
+        self.held = 0
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope.get("type") == "websocket" and await cooling_down(scope=scope):
-            message = await receive()
-            if message.get("type") == "websocket.connect":
-                await send({"type": "websocket.close", "code": 1008})
+        if scope.get("type") != "websocket":
+            return await self.application(scope, receive, send)
+        left = await cooldown_left(scope=scope)
+        if left <= 0:
+            return await self.application(scope, receive, send)
+        message = await receive()
+        if message.get("type") != "websocket.connect":
             return None
-        return await self.application(scope, receive, send)
+        hold = min(left, float(settings.WS_REFUSAL_HOLD_SECONDS))
+        if hold > 0 and self.held < self.MAX_HELD:
+            self.held += 1
+            try:
+                async with asyncio.timeout(hold):
+                    await receive()  # only websocket.disconnect can come before the answer
+                return None  # the client left while it waited
+            except TimeoutError:
+                pass
+            finally:
+                self.held -= 1
+        await send({"type": "websocket.close", "code": 1008})
+        return None

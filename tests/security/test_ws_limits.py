@@ -291,13 +291,13 @@ async def test_a_burst_of_handshakes_all_see_the_cool_down(settings):
     import secrets
 
     from yourtrumps_site.loop_redis import POOL_SIZE, loop_redis
-    from yourtrumps_site.ws_cooldown import cooling_down
+    from yourtrumps_site.ws_cooldown import cooldown_left
 
     cookie = secrets.token_hex(16)
     await loop_redis().set(_key(cookie), 1, px=60_000)  # as another process would
     scope = {"type": "websocket",
              "headers": [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]}
 
-    seen = await asyncio.gather(*(cooling_down(scope=scope) for _ in range(10 * POOL_SIZE + 200)))
+    seen = await asyncio.gather(*(cooldown_left(scope=scope) for _ in range(10 * POOL_SIZE + 200)))
 
     assert all(seen)

@@ -54,6 +54,15 @@ def test_a_database_thread_count_that_is_not_a_positive_number_is_refused():
         assert f"DB_THREADS must be a whole number of at least 1, not '{bad}'" in result.stderr
 
 
+def test_a_refusal_hold_that_is_not_a_sane_number_of_seconds_is_refused():
+    for bad in ("soon", "-1", "nan", "inf", "86400"):
+        result = manage("check", WS_REFUSAL_HOLD_SECONDS=bad)
+
+        assert result.returncode != 0
+        assert ("WS_REFUSAL_HOLD_SECONDS must be a number of seconds from 0 to 3600, "
+                f"not '{bad}'") in result.stderr
+
+
 def test_the_urls_load_in_production_before_the_static_files_are_collected():
     """The Celery worker and the management commands load the URLs but never collect the
     static files: nothing at import may ask for a hashed static name (the manifest)."""
