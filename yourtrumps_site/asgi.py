@@ -1,9 +1,10 @@
 """The ASGI entry point: HTTP to Django, WebSockets to the Channels consumers.
 
 WebSockets pass the cool-down of sessions closed for abuse (`yourtrumps_site.ws_cooldown`),
-the origin check of HTTP's CSRF check (`yourtrumps_site.ws_origin`: no cross-site socket can
-act as a logged-in user) and the session authentication that HTTP uses.
-A path that matches no route is refused at the handshake (`yourtrumps_site.sockets`).
+then the router: a path that matches no route is refused at the handshake
+(`yourtrumps_site.sockets`); a route's consumer is behind the origin check of HTTP's CSRF
+check (`yourtrumps_site.ws_origin`: no cross-site socket can act as a logged-in user) and the
+session authentication that HTTP uses (`yourtrumps_site.routing.websocket_application`).
 """
 
 import gc
@@ -14,22 +15,15 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from games.play import deadline_watch  # noqa: E402
-from yourtrumps_site.routing import websocket_urlpatterns  # noqa: E402
-from yourtrumps_site.ws_cooldown import CooldownGate  # noqa: E402
-from yourtrumps_site.ws_origin import OriginValidator  # noqa: E402
+from yourtrumps_site.routing import websocket_application  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The cool-down first: a refused session's knocks cost no origin check, session
-        # or user (yourtrumps_site/ws_cooldown.py).
-        "websocket": CooldownGate(
-            OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
-        ),
+        "websocket": websocket_application,
     }
 )
 

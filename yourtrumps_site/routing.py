@@ -1,15 +1,45 @@
-"""Every WebSocket route of the site, gathered for the ASGI router."""
+"""Every WebSocket route of the site, and the stack a handshake goes through
+(`websocket_application`).
 
-from django.urls import path, re_path
+The cool-down of a session closed for abuse comes first (`yourtrumps_site.ws_cooldown`),
+then the path is matched: the origin check (`yourtrumps_site.ws_origin`) and the session's
+user (Channels' `AuthMiddlewareStack`) wrap each route's consumer, so that a path which
+matches no route is refused without either (`yourtrumps_site.sockets.no_such_route`).
+"""
+
+from typing import Any
+
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from django.urls import URLPattern, path, re_path
 
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 from games.play.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from yourtrumps_site.consumers import SiteConsumer
-from yourtrumps_site.sockets import NoSuchRoute
+from yourtrumps_site.sockets import no_such_route
+from yourtrumps_site.ws_cooldown import CooldownGate
+from yourtrumps_site.ws_origin import OriginValidator
+
+
+def _signed_in(consumer: Any) -> Any:
+    """A consumer behind the origin check and with the session's user in its scope."""
+    return OriginValidator(AuthMiddlewareStack(consumer))
+
+
+def _each_signed_in(patterns: list[URLPattern]) -> list[URLPattern]:
+    return [URLPattern(p.pattern, _signed_in(p.callback), p.default_args, p.name)
+            for p in patterns]
+
 
 websocket_urlpatterns = [
-    path("ws/site/", SiteConsumer.as_asgi()),
-    *games_websocket_urlpatterns,
-    *matchmaking_websocket_urlpatterns,
-    re_path(r"", NoSuchRoute.as_asgi()),  # last: whatever matched nothing above
+    *_each_signed_in([
+        path("ws/site/", SiteConsumer.as_asgi()),
+        *games_websocket_urlpatterns,
+        *matchmaking_websocket_urlpatterns,
+    ]),
+    re_path(r"", no_such_route),  # last: whatever matched nothing above
 ]
+
+# The cool-down first, then the route: a refused session's knocks and unknown paths cost no
+# origin check, session or user.
+websocket_application = CooldownGate(URLRouter(websocket_urlpatterns))

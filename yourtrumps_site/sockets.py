@@ -13,8 +13,7 @@ that matches no route.
 from __future__ import annotations
 
 import logging
-
-from channels.generic.websocket import AsyncWebsocketConsumer
+from typing import Any
 
 from yourtrumps_site.session_sockets import SessionBoundSocket
 from yourtrumps_site.socket_caps import SocketCaps
@@ -27,11 +26,12 @@ class SiteSocket(SocketCaps, SessionBoundSocket, WebSocketLimits):
     """The site's socket behaviour; mix in before the Channels consumer class."""
 
 
-class NoSuchRoute(AsyncWebsocketConsumer):
+async def no_such_route(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The last route: a path that matches no other (an unknown path, an id that is not a
     sane number) is refused at the handshake (HTTP 403), as a page would be a 404, rather
-    than failing in the router."""
-
-    async def connect(self) -> None:
-        logger.info("websocket to %r refused: no such route", self.scope.get("path", "")[:200])
-        await self.close()
+    than failing in the router. A plain ASGI application, not a consumer: a refusal needs no
+    channel, origin check, session or user."""
+    message = await receive()
+    if message.get("type") == "websocket.connect":
+        logger.info("websocket to %r refused: no such route", scope.get("path", "")[:200])
+        await send({"type": "websocket.close", "code": 1008})

@@ -16,32 +16,12 @@ import websockets
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_ws_limits import cool_down
+from tests.support.asgi import Handshake, websocket_scope
 from yourtrumps_site.ws_cooldown import CooldownGate, cooldown_start
 
 
 def handshake_scope(settings, cookie: str) -> dict:
-    return {"type": "websocket", "path": "/ws/site/",
-            "headers": [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]}
-
-
-class Handshake:
-    """One client's handshake as daphne hands it to the application: `websocket.connect`
-    first, then `websocket.disconnect` once `leave()` is called."""
-
-    def __init__(self) -> None:
-        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
-        self.inbox.put_nowait({"type": "websocket.connect"})
-        self.sent: list[tuple[float, dict]] = []
-        self.started = time.monotonic()
-
-    async def receive(self) -> dict:
-        return await self.inbox.get()
-
-    async def send(self, message: dict) -> None:
-        self.sent.append((time.monotonic() - self.started, message))
-
-    def leave(self) -> None:
-        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1001})
+    return websocket_scope("/ws/site/", {"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"})
 
 
 async def passed_on(scope, receive, send):
@@ -120,7 +100,7 @@ async def test_a_session_without_a_cool_down_passes_at_once(settings):
     await asyncio.wait_for(CooldownGate(passed_on)(
         handshake_scope(settings, secrets.token_hex(16)), client.receive, client.send), 1)
 
-    assert [message for _, message in client.sent] == [{"type": "websocket.accept"}]
+    assert client.messages == [{"type": "websocket.accept"}]
 
 
 @pytest.mark.django_db(transaction=True)
