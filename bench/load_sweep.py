@@ -1,4 +1,4 @@
-"""Capacity sweeps with the load tool, on one topology started once (see tests/load/tool.py).
+"""Capacity sweeps with the load tool, on one topology started once (see tests/load/command.py).
 
     python bench/load_sweep.py ai --levels 1 2 3 4 --games 1 2 4 8 16 --duration 60
     python bench/load_sweep.py duels --duels 100 200 300 500 --duration 60
@@ -18,7 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.load.tool import Config, Topology, format_report, parse_args, run_load
+from tests.load.command import parse_args
+from tests.load.config import Config
+from tests.load.report import format_report
+from tests.load.run import run_load
+from tests.load.topology import Topology
 
 
 def main() -> int:

@@ -15,10 +15,10 @@ from games.play import services
 from games.play.models import Match, Status
 from games.play.services import Player as Seated
 from games.rules.cards import ALL_CARDS
+from tests.load.consistency import check_consistency
 from tests.load.players import Player, Seat, Timing
 from tests.load.sessions import session_cookie
 from tests.load.stats import Stats
-from tests.load.tool import check_consistency
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled"),
               pytest.mark.slow]

@@ -1,7 +1,7 @@
-"""`python -m tests.load`: see `tests.load.tool`."""
+"""`python -m tests.load`: see `tests.load.command`."""
 
 import sys
 
-from tests.load.tool import main
+from tests.load.command import main
 
 sys.exit(main())

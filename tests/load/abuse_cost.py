@@ -51,7 +51,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def server_cpu(pid: int) -> float:
-    from tests.load.tool import proc_figures
+    from tests.load.process_figures import proc_figures
 
     return proc_figures(pid)["cpu_s"]
 
@@ -117,7 +117,7 @@ async def junk_sockets(url: str, match_id: int, cookies: list[str], per_socket: 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from tests.load.tool import ensure_database, prepare_environment
+    from tests.load.topology import ensure_database, prepare_environment
 
     env = prepare_environment(args)
     env["WS_ABUSE_COOLDOWN_SECONDS"] = "3600"  # longer than the phase, whatever its pace
@@ -131,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from games.play import services
     from games.play.services import Player
-    from tests.load.sessions import session_cookie
-    from tests.load.tool import create_users
+    from tests.load.sessions import create_users, session_cookie
     from tests.support.processes import start_daphne
 
     call_command("migrate", verbosity=0)

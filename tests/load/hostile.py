@@ -101,8 +101,7 @@ class HostilePlace:
 def create_hostiles(count: int, match_ids: list[int], servers: list[str],
                     seed: int) -> list[HostilePlace]:
     """`count` hostile sockets, each with a user of its own (through the ORM)."""
-    from tests.load.sessions import session_cookie
-    from tests.load.tool import create_users
+    from tests.load.sessions import create_users, session_cookie
 
     if count <= 0:
         return []

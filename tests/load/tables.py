@@ -30,8 +30,8 @@ def create_table_places(*, tables: int, ai_tables: int, ai_level: int, users: li
     from games.play import services
     from games.play.services import Player
     from games.play.time_control import TimeControl
+    from tests.load.places import Place, rotate
     from tests.load.sessions import session_cookie
-    from tests.load.tool import Place, rotate
 
     control = TimeControl(clock[0], clock[1])
     groups: list[list[Any]] = []

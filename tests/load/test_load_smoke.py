@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.load.tool import Config, format_report, run_load
+from tests.load.config import Config
+from tests.load.report import format_report
+from tests.load.run import run_load
 from tests.security.test_fuzz import server_errors
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
