@@ -237,16 +237,18 @@ def page(new_page: Callable[[], object]) -> object:
 @pytest.fixture
 def sent_tasks() -> Iterator[Callable[[], list[tuple[str, tuple[object, ...]]]]]:
     """What this test sends to the real broker: its tasks go to a queue no worker reads,
-    emptied first; call the fixture for what is on it (name and arguments, oldest first)."""
+    emptied first; call the fixture for what is on it (name and arguments, oldest first).
+    The slow tasks' routes are lifted meanwhile, so they land there too."""
     from yourtrumps_site.celery import app
 
-    default_queue = app.conf.task_default_queue
+    default_queue, routes = app.conf.task_default_queue, app.conf.task_routes
     broker_empty()
-    app.conf.task_default_queue = SENT_QUEUE
+    # `update` (not assignment) makes Celery build its router again from the routes.
+    app.conf.update(task_default_queue=SENT_QUEUE, task_routes={})
     try:
         yield sent_tasks_on_broker
     finally:
-        app.conf.task_default_queue = default_queue
+        app.conf.update(task_default_queue=default_queue, task_routes=routes)
         broker_empty()
 
 

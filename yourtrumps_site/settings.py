@@ -13,6 +13,7 @@ from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -227,7 +228,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=10),
 }
+# Two queues. The default one carries what must answer within a second (the AI's moves and
+# draw answers, the notifications); the slow one what takes seconds to minutes of CPU (the
+# analysis of a replay, the puzzle scan of a finished duel) or runs over whole tables (the
+# periodic pruning), so that a worker busy with it never holds up an AI seat. Production runs
+# one worker for each (scripts/run-production-local); a worker started without `-Q` consumes
+# both. The slow queue's name follows the default's, so runs that set `CELERY_QUEUE` apart
+# (parallel tests, a second site on one Redis) keep their slow queues apart too.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+CELERY_SLOW_QUEUE = env.str("CELERY_SLOW_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-slow")
+CELERY_SLOW_TASKS = ("replays.analyse_match", "puzzles.from_match", "notify.prune")
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SLOW_QUEUE))
+CELERY_TASK_ROUTES = {name: {"queue": CELERY_SLOW_QUEUE} for name in CELERY_SLOW_TASKS}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, for `celery beat` (make production runs one): old notifications are

@@ -3,7 +3,7 @@
 kombu's Redis transport keeps a queue as a Redis list named after it, each message a JSON
 envelope whose headers name the task and whose (base64) body holds its arguments. The tests
 that read it route the tasks to a queue of their own, so that a running worker (listening on
-the default queue) cannot take a message before the test has seen it.
+the default and the slow queue) cannot take a message before the test has seen it.
 """
 
 from __future__ import annotations
