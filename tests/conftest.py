@@ -20,6 +20,7 @@ from tests.support.processes import (
     database_url,
     start_celery_worker,
     start_daphne,
+    wait_for_worker,
 )
 
 # No per-example deadline: CI shares two cores with servers, workers and a browser, so an
@@ -151,10 +152,7 @@ def celery_worker(
     """A real Celery worker on the tests' Redis and database, ready when the fixture returns.
     The mail it sends goes to files (`worker_outbox` reads them): a test's own process cannot
     see the locmem outbox of another process."""
-    from celery.utils.nodenames import gethostname
     from django.conf import settings
-
-    from yourtrumps_site.celery import app
 
     # Named after the xdist worker: the ping must hear this run's worker, not the other's.
     name = f"worker-{settings.XDIST_WORKER}" if settings.XDIST_WORKER else "worker"
@@ -163,13 +161,7 @@ def celery_worker(
          "EMAIL_FILE_PATH": str(worker_mail_dir)},
         process_logs, name=name,
     )
-    for _attempt in range(60):
-        if not worker.alive:
-            raise RuntimeError(f"the Celery worker exited:\n{worker.log_tail()}")
-        if app.control.ping(timeout=0.5, destination=[f"{name}@{gethostname()}"]):
-            break
-    else:
-        raise RuntimeError(f"the Celery worker never answered:\n{worker.log_tail()}")
+    wait_for_worker(worker)
     yield worker
     worker.stop()
 

@@ -8,7 +8,6 @@ short."""
 from __future__ import annotations
 
 import re
-import socket
 import time
 from collections.abc import Callable, Iterator
 
@@ -20,7 +19,12 @@ from games.play.services import Player, match_create
 from games.play.time_control import TimeControl
 from tests.browser.game_page import at_ply, play_first_legal
 from tests.games.sockets import session_cookie_for
-from tests.support.processes import ManagedProcess, start_celery_worker, start_daphne
+from tests.support.processes import (
+    ManagedProcess,
+    start_celery_worker,
+    start_daphne,
+    wait_for_worker,
+)
 from tests.support.settle import wait_sockets_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,21 +55,12 @@ AUTOPLAY = """() => {
 def fast_site(server_env: dict[str, str], process_logs) -> Iterator[ManagedProcess]:
     """A daphne and a Celery worker with the short waits, on a queue of their own (the
     suite's worker, if running, plays no AI move of theirs)."""
-    from yourtrumps_site.celery import app
-
     env = {**server_env, "DJANGO_SETTINGS_MODULE": "tests.games.fast_settings",
            "CELERY_QUEUE": QUEUE, "DJANGO_ALLOW_ASYNC_UNSAFE": ""}
     server = start_daphne(env, process_logs)
     worker = start_celery_worker(env, process_logs, name="table-ends")
     try:
-        me = f"table-ends@{socket.gethostname()}"
-        for _attempt in range(60):
-            if not worker.alive:
-                raise RuntimeError(f"the worker exited:\n{worker.log_tail()}")
-            if app.control.ping(destination=[me], timeout=0.5):
-                break
-        else:
-            raise RuntimeError(f"the worker never answered:\n{worker.log_tail()}")
+        wait_for_worker(worker)
         yield server
     finally:
         worker.stop()

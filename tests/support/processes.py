@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,16 +144,40 @@ def start_daphne(
 
 
 def start_celery_worker(
-    env_overrides: Mapping[str, str], log_dir: Path, name: str = "worker"
+    env_overrides: Mapping[str, str], log_dir: Path, name: str = "worker",
+    queues: Sequence[str] = (),
 ) -> ManagedProcess:
-    return ManagedProcess(
+    """A worker of one process. With no `queues` it consumes every queue of its settings
+    (`CELERY_TASK_QUEUES`: the default and the slow one, as the tests that wait on an analysis
+    or a puzzle scan need); else only those named (`-Q`), as production's workers do. Its
+    node name is `extra["node"]` (`wait_for_worker`)."""
+    from celery.utils.nodenames import gethostname
+
+    worker = ManagedProcess(
         name=f"celery:{name}",
         args=[
             str(VENV_BIN / "celery"), "-A", "yourtrumps_site", "worker",
             "--pool=solo", "--concurrency=1", "--loglevel=INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "-n", f"{name}@%h",
+            "-n", f"{name}@%h", *(["-Q", ",".join(queues)] if queues else []),
         ],
         env=child_env(env_overrides),
         log_path=log_dir / f"celery-{name}.log",
     ).start()
+    worker.extra["node"] = f"{name}@{gethostname()}"
+    return worker
+
+
+def wait_for_worker(worker: ManagedProcess, attempts: int = 60) -> None:
+    """Return once the worker answers a ping by its own node name (of `start_celery_worker`);
+    stop it and fail if it exits or stays silent."""
+    from yourtrumps_site.celery import app
+
+    for _attempt in range(attempts):
+        if not worker.alive:
+            break
+        if app.control.ping(timeout=0.5, destination=[str(worker.extra["node"])]):
+            return
+    worker.stop()
+    raise RuntimeError(f"the Celery worker {worker.extra['node']} never answered:\n"
+                       f"{worker.log_tail()}")
