@@ -66,8 +66,9 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(ESLINT) .
 	$(JS_TESTS)
 
-# The production topology on one machine: two daphne processes and a Celery worker on
-# PostgreSQL and Redis (see README).
+# The production topology on one machine: two daphne processes, a Celery worker for each
+# queue (the default one for the AI's moves, the slow one) and beat, on PostgreSQL and Redis
+# (see README).
 production: $(STAMP)
 	scripts/run-production-local
 
