@@ -76,7 +76,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "ports the system picks)")
     parser.add_argument("--url", action="append", help="use running servers instead")
     parser.add_argument("--worker-args", default="--pool=solo --concurrency=1",
-                        help="Celery worker options (default: one worker process)")
+                        help="Celery worker options (default: one worker process, on both "
+                             "the default and the slow queue; -Q NAME for one of them)")
     parser.add_argument("--no-worker", action="store_true")
     parser.add_argument("--client-procs", type=int, default=1)
     parser.add_argument("--database-url",
