@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from yourtrumps_site.handshakes import handshake_refuse
 from yourtrumps_site.session_sockets import SessionBoundSocket
 from yourtrumps_site.socket_caps import SocketCaps
 from yourtrumps_site.ws_limits import WebSocketLimits
@@ -31,7 +32,5 @@ async def no_such_route(scope: dict[str, Any], receive: Any, send: Any) -> None:
     sane number) is refused at the handshake (HTTP 403), as a page would be a 404, rather
     than failing in the router. A plain ASGI application, not a consumer: a refusal needs no
     channel, origin check, session or user."""
-    message = await receive()
-    if message.get("type") == "websocket.connect":
-        logger.info("websocket to %r refused: no such route", scope.get("path", "")[:200])
-        await send({"type": "websocket.close", "code": 1008})
+    logger.info("websocket to %r refused: no such route", scope.get("path", "")[:200])
+    await handshake_refuse(receive=receive, send=send)

@@ -32,6 +32,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
+from yourtrumps_site.handshakes import REFUSAL
 from yourtrumps_site.loop_redis import loop_redis
 
 logger = logging.getLogger(__name__)
@@ -141,5 +142,5 @@ class CooldownGate:
                 pass
             finally:
                 self.held -= 1
-        await send({"type": "websocket.close", "code": 1008})
+        await send(REFUSAL)
         return None

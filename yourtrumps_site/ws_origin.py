@@ -22,6 +22,8 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.utils.http import is_same_domain
 
+from yourtrumps_site.handshakes import handshake_refuse
+
 logger = logging.getLogger(__name__)
 
 _HTTP_SCHEME = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
@@ -61,8 +63,8 @@ def origin_allowed(request: Any, origin: str) -> bool:
 
 
 class OriginValidator:
-    """ASGI middleware for the WebSocket router: refuse a handshake whose origin may not act
-    on the site (see the module doc)."""
+    """ASGI middleware before each WebSocket route's consumer: refuse a handshake whose
+    origin may not act on the site (see the module doc)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
@@ -73,11 +75,6 @@ class OriginValidator:
                            if name == b"origin"), None)
             if origin is None or not origin_allowed(request_of_handshake(scope), origin):
                 logger.info("websocket from origin %r refused", (origin or "")[:200])
-                return await _refuse(receive, send)
+                return await handshake_refuse(receive=receive, send=send)
         return await self.application(scope, receive, send)
 
-
-async def _refuse(receive: Any, send: Any) -> None:
-    message = await receive()
-    if message["type"] == "websocket.connect":
-        await send({"type": "websocket.close"})  # before the accept: HTTP 403

@@ -17,6 +17,7 @@ from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_ws_limits import cool_down
 from tests.support.asgi import Handshake, websocket_scope
+from yourtrumps_site.handshakes import REFUSAL
 from yourtrumps_site.ws_cooldown import CooldownGate, cooldown_start
 
 
@@ -43,7 +44,7 @@ async def test_a_cooling_session_is_refused_after_the_hold(settings):
     await gate(scope, client.receive, client.send)
 
     [(after, message)] = client.sent
-    assert message == {"type": "websocket.close", "code": 1008}  # daphne answers it with 403
+    assert message == REFUSAL  # daphne answers it with 403
     assert after >= 0.4
     assert gate.held == 0
 
