@@ -126,9 +126,11 @@ def analysis_request(*, match: Match) -> str:
     return "pending"
 
 
-def analysis_run(*, match_id: int) -> dict[str, object]:
-    """Analyse a finished duel and store the result (the Celery task's body). Running it
-    again stores the same result."""
+def analysis_run(
+    *, match_id: int, analyse: Callable[[Game], Analysis] = analyse
+) -> dict[str, object]:
+    """Analyse a finished duel with `analyse` (the AI's analysis) and store the result (the
+    Celery task's body). Running it again stores the same result."""
     from django.core.cache import cache
 
     match = Match.objects.filter(pk=match_id).first()
@@ -136,7 +138,6 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
         return {"status": "none"}
     game = match_game(match=match)
     assert game is not None
-    analyse = _analyse_function()
     try:
         analysis = analyse(game)
     except Exception:
@@ -149,11 +150,6 @@ def analysis_run(*, match_id: int) -> dict[str, object]:
     result: dict[str, object] = {"status": "done", **analysis_view(analysis)}
     cache.set(analysis_key(match_id), result, None)
     return result
-
-
-def _analyse_function() -> Callable[[Game], Analysis]:
-    """The AI's analysis; the tests stand in for it here."""
-    return analyse
 
 
 def analysis_view(analysis: Analysis) -> dict[str, object]:

@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     env = prepare_environment(args)
     env["WS_ABUSE_COOLDOWN_SECONDS"] = "3600"  # longer than the phase, whatever its pace
+    # Each refusal at once: a held one costs the same CPU (a timer more), only later.
+    env["WS_REFUSAL_HOLD_SECONDS"] = "0"
     ensure_database(args.database_url)
     import django
 

@@ -37,8 +37,8 @@ def test_the_first_view_asks_once_and_the_request_never_analyses(
     assert sent_tasks() == [("replays.analyse_match", (duel.pk,))]
 
 
-def test_the_task_stores_what_the_replay_shows(client, duel, sent_tasks, monkeypatch,
-                                               django_capture_on_commit_callbacks):
+def test_the_analysis_stores_what_the_replay_shows(client, duel, sent_tasks,
+                                                   django_capture_on_commit_callbacks):
     seen: list[Game] = []
 
     def analyse(game: Game) -> Analysis:
@@ -50,8 +50,7 @@ def test_the_task_stores_what_the_replay_shows(client, duel, sent_tasks, monkeyp
         return Analysis(values, (Mistake(7, eighth, Judgement.MISTAKE, False, 0.31, 0.08,
                                           (Move.parse("+1"),)),), 1234)
 
-    monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
-    assert analyse_match(duel.pk) == "done"
+    assert services.analysis_run(match_id=duel.pk, analyse=analyse)["status"] == "done"
     assert [game.moves for game in seen] == [
         Game.from_tpn(duel.deal_tpn, [m.text for m in duel.moves.order_by("ply")]).moves]
     data = replay_of_match(match=duel).data
@@ -72,13 +71,12 @@ def test_the_task_stores_what_the_replay_shows(client, duel, sent_tasks, monkeyp
 
 
 def test_a_failed_analysis_is_not_asked_for_again_at_once(
-        duel, monkeypatch, sent_tasks, django_capture_on_commit_callbacks):
+        duel, sent_tasks, django_capture_on_commit_callbacks):
     def analyse(game):
         raise RuntimeError("out of time")
 
-    monkeypatch.setattr(services, "_analyse_function", lambda: analyse)
     with pytest.raises(RuntimeError):
-        analyse_match(duel.pk)
+        services.analysis_run(match_id=duel.pk, analyse=analyse)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.analysis_request(match=duel) == "unavailable"
     assert sent_tasks() == []
