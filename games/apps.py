@@ -10,6 +10,7 @@ class GamesConfig(AppConfig):
         # The Celery tasks of each part are registered in every process, so that a service
         # can send one by its name (`yourtrumps_site.celery.task_send`), in eager mode
         # too, without importing the module that runs it.
+        from games.matchmaking import tasks as matchmaking_tasks  # noqa: F401
         from games.play import tasks as play_tasks  # noqa: F401
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401

@@ -24,6 +24,7 @@ class Kind(models.TextChoices):
     TURN = "turn", _("Your turn in a correspondence game")
     REMINDER = "reminder", _("Little time left in a correspondence game")
     FINISHED = "finished", _("Games that ended while you were away")
+    TABLE_CLOSED = "table_closed", _("Correspondence tables closed unfilled")
 
 
 class Channel(models.TextChoices):

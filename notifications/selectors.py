@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.matchmaking.models import ChallengeStatus
 from games.matchmaking.selectors import match_page_url
@@ -91,11 +92,21 @@ def notification_text(notification: Notification) -> str:
     if kind == Kind.REMINDER:
         return _("A quarter of your time is left against %(names)s.") % {
             "names": _opponents(notification)}
+    if kind == Kind.TABLE_CLOSED:
+        # The table is deleted: its count of days is the key's last part.
+        days = int(notification.key.rsplit(":", 1)[1])
+        return ngettext(
+            "Your correspondence table closed: nobody came to fill it in %(days)d day.",
+            "Your correspondence table closed: nobody came to fill it in %(days)d days.",
+            days) % {"days": days}
     return _finished_text(notification)
 
 
 def notification_path(notification: Notification) -> str:
-    """Where the notification leads: the challenge's page, else the match's."""
+    """Where the notification leads: the challenge's page, else the match's (a closed table:
+    the lobby, where another is found)."""
+    if notification.kind == Kind.TABLE_CLOSED:
+        return reverse("matchmaking:lobby")
     if notification.challenge is not None:
         return reverse("matchmaking:challenge", args=[notification.challenge.token])
     if notification.match_id is not None:

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.matchmaking.models import Challenge
+from games.matchmaking.models import Challenge, Table
 from games.play.models import Match, Seat, Status
 from notifications.models import Kind, Notification, Preference, PushSubscription
 from notifications.selectors import preferences_of
@@ -166,6 +166,16 @@ def notification_turn(
     phase = ":trumps" if match.status == Status.TRUMPS else ""
     return notification_create(user_id=user_id, kind=kind, key=f"{kind}:{match_id}:{ply}{phase}",
                                match_id=match_id, now=now)
+
+
+def notification_table_closed(
+    *, user_id: int, table: Table, days: int, now: datetime | None = None
+) -> Notification | None:
+    """An open correspondence table `user_id` sat at closed, nobody having filled it in `days`
+    days. The table is deleted with it, so the key and the count are all that is kept; the
+    notification leads to the lobby, to find or create another."""
+    return notification_create(user_id=user_id, kind=Kind.TABLE_CLOSED,
+                               key=f"{Kind.TABLE_CLOSED}:{table.token}:{days}", now=now)
 
 
 # --- reading, choosing, pruning --------------------------------------------------------------

@@ -16,9 +16,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yourtrumps_site.settings")
 
 app = Celery("yourtrumps")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# The apps' `tasks` modules, and those of the games app's parts (play, puzzles, replays).
+# The apps' `tasks` modules, and those of the games app's parts (play, puzzles, replays,
+# matchmaking).
 app.autodiscover_tasks()
-app.autodiscover_tasks(["games.play", "games.puzzles", "games.replays"])
+app.autodiscover_tasks(["games.play", "games.puzzles", "games.replays", "games.matchmaking"])
 
 
 def task_send(name: str, *args: Any) -> None:

@@ -237,16 +237,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (parallel tests, a second site on one Redis) keep their slow queues apart too.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_SLOW_QUEUE = env.str("CELERY_SLOW_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-slow")
-CELERY_SLOW_TASKS = ("replays.analyse_match", "puzzles.from_match", "notify.prune")
+CELERY_SLOW_TASKS = ("replays.analyse_match", "puzzles.from_match", "notify.prune",
+                     "matchmaking.close_stale_tables")
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SLOW_QUEUE))
 CELERY_TASK_ROUTES = {name: {"queue": CELERY_SLOW_QUEUE} for name in CELERY_SLOW_TASKS}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, for `celery beat` (make production runs one): old notifications are
-# pruned every this many seconds (their age: NOTIFICATIONS_KEEP_DAYS below).
+# pruned every this many seconds (their age: NOTIFICATIONS_KEEP_DAYS below), and the open
+# correspondence tables nobody filled closed (their age: MATCHMAKING_CORRESPONDENCE_TABLE_DAYS
+# below) every hour: a table closes within the hour of its day.
 NOTIFICATIONS_PRUNE_SECONDS = env.int("NOTIFICATIONS_PRUNE_SECONDS", default=6 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "notifications-prune": {"task": "notify.prune", "schedule": float(NOTIFICATIONS_PRUNE_SECONDS)},
+    "matchmaking-close-stale-tables": {"task": "matchmaking.close_stale_tables",
+                                       "schedule": 3600.0},
 }
 
 # --- Play and matchmaking -------------------------------------------------------------------
@@ -310,6 +315,12 @@ MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS = 7.0
 # How long a player waits in a table's quick-pairing pool before being offered the AI in
 # the other seats.
 MATCHMAKING_TABLE_FILL_AI_SECONDS = 30.0
+# How many open correspondence tables a person may sit at at once (a live one: one), so that
+# someone on a quiet site waits at several while they fill over days.
+MATCHMAKING_OPEN_CORRESPONDENCE_TABLES = _positive_int("MATCHMAKING_OPEN_CORRESPONDENCE_TABLES", 5)
+# An open correspondence table not started within this many days of its creation closes,
+# its people told (the beat task `matchmaking.close_stale_tables`).
+MATCHMAKING_CORRESPONDENCE_TABLE_DAYS = _positive_int("MATCHMAKING_CORRESPONDENCE_TABLE_DAYS", 14)
 # (attempts, seconds) per action and user.
 MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
@@ -334,6 +345,7 @@ NOTIFICATIONS_DEFAULT_CHANNELS = {
     "turn": ["email", "push"],
     "reminder": ["email", "push"],
     "finished": ["push"],
+    "table_closed": ["push"],
 }
 # The site's address as seen from outside, for the links in e-mails and push messages (which
 # no request carries).

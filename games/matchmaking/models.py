@@ -121,8 +121,9 @@ class Table(models.Model):
     """A table for 3 or 4 that people sit down at from the lobby (or its link, if private).
 
     Open while `match` is empty. Starting it makes the match, sets `match` and removes its
-    seats (a person sits at one open table at a time); the row stays, so that its link, and
-    a start asked for twice, lead to that match. Closing it (its creator leaves) deletes it.
+    seats (its people's seats at other tables stay); the row stays, so that its link, and a
+    start asked for twice, lead to that match. Closing it (its creator leaves, or a
+    correspondence table nobody filled in `MATCHMAKING_CORRESPONDENCE_TABLE_DAYS`) deletes it.
     """
 
     token = models.CharField(_("link token"), max_length=32, unique=True)
@@ -165,9 +166,10 @@ class TableSeat(models.Model):
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
                               related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
-    # A person sits at one open live table and one open correspondence table at a time (seats
-    # go when a table starts): unique with `correspondence`, the table's own, kept here so
-    # that the database says it.
+    # A person sits at one open live table at a time (seats go when a table starts), which
+    # the database says: unique where `correspondence`, the table's own kept here, is false.
+    # At correspondence tables, up to `MATCHMAKING_OPEN_CORRESPONDENCE_TABLES` at once, which
+    # `games.matchmaking.tables` counts under the person's user row lock.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("user"), null=True, blank=True,
         on_delete=models.CASCADE, related_name="table_seats",
@@ -182,8 +184,10 @@ class TableSeat(models.Model):
         verbose_name_plural = _("table seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="mm_table_seat_once"),
-            models.UniqueConstraint(fields=["user", "correspondence"],
-                                    name="mm_table_seat_person_once"),
+            models.UniqueConstraint(fields=["table", "user"],
+                                    name="mm_table_seat_person_here_once"),
+            models.UniqueConstraint(fields=["user"], condition=models.Q(correspondence=False),
+                                    name="mm_table_seat_one_live"),
             models.CheckConstraint(
                 condition=models.Q(user__isnull=True, ai_level__isnull=False)
                 | models.Q(user__isnull=False, ai_level__isnull=True),

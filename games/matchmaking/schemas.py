@@ -134,7 +134,15 @@ class TableRow(_Message):
     """Days per move: the table fills over hours or days, its seats kept without a socket."""
     rated: bool
     public: bool
+    closes_in_days: int | None
+    """An open correspondence table: in how many days (counted up) it closes if nobody fills
+    it (`MATCHMAKING_CORRESPONDENCE_TABLE_DAYS` after its creation); a live one: none."""
     seats: list[TableSeatRow]
+
+
+class OwnTable(_Message):
+    table: TableRow
+    can_start: bool
 
 
 class LiveMatch(_Message):
@@ -147,9 +155,9 @@ class Me(_Message):
     table: TableRow | None
     """The open live table the player sits at (public or private)."""
     can_start: bool
-    correspondence_table: TableRow | None
-    """The open correspondence table the player sits at, beside a live one."""
-    can_start_correspondence: bool
+    correspondence_tables: list[OwnTable]
+    """The open correspondence tables the player sits at, beside a live one (up to
+    `MATCHMAKING_OPEN_CORRESPONDENCE_TABLES`), oldest first."""
     challenges_in: list[ChallengeRow]
     challenges_out: list[str]
     live_match: LiveMatch | None

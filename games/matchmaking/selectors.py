@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -127,7 +128,7 @@ def user_lobby_state(*, user: User, now: datetime | None = None) -> dict[str, An
     now = now or timezone.now()
     entry = PoolEntry.objects.filter(user=user, alive_until__gt=now).first()
     table = table_of(user=user)
-    days_table = table_of(user=user, correspondence=True)
+    days_tables = correspondence_tables_of(user=user)
     pending = Challenge.objects.filter(
         status=ChallengeStatus.PENDING, expires_at__gt=now
     ).select_related("challenger", "challenged")
@@ -136,9 +137,10 @@ def user_lobby_state(*, user: User, now: datetime | None = None) -> dict[str, An
         "searching": _searching(entry),
         "table": table_row(table=table, now=now) if table is not None else None,
         "can_start": table is not None and _can_start(table, user),
-        "correspondence_table": (table_row(table=days_table, now=now)
-                                 if days_table is not None else None),
-        "can_start_correspondence": days_table is not None and _can_start(days_table, user),
+        "correspondence_tables": [
+            {"table": row, "can_start": _can_start(days_table, user)}
+            for days_table, row in zip(days_tables, _table_rows(days_tables, now), strict=True)
+        ],
         "challenges_in": [_challenge_row(c) for c in pending.filter(challenged=user)
                           .order_by("-created_at")[:20]],
         "challenges_out": [c.token for c in pending.filter(challenger=user)],
@@ -166,11 +168,24 @@ def table_get(*, token: str) -> Table | None:
     return Table.objects.select_related("creator", "match").filter(token=token).first()
 
 
-def table_of(*, user: User, correspondence: bool = False) -> Table | None:
-    """The open live table the user sits at, or (`correspondence`) their open
-    correspondence table, if any."""
+def table_of(*, user: User) -> Table | None:
+    """The open live table the user sits at, if any (one at most)."""
     return Table.objects.select_related("creator").filter(
-        seats__user=user, correspondence=correspondence, match__isnull=True).first()
+        seats__user=user, correspondence=False, match__isnull=True).first()
+
+
+def correspondence_tables_of(*, user: User) -> list[Table]:
+    """The open correspondence tables the user sits at (up to
+    `MATCHMAKING_OPEN_CORRESPONDENCE_TABLES`), oldest first."""
+    return list(Table.objects.select_related("creator").filter(
+        seats__user=user, correspondence=True, match__isnull=True).order_by("created_at", "pk"))
+
+
+def table_closes_at(table: Table) -> datetime | None:
+    """When an open correspondence table closes if nobody fills it (a live one never does)."""
+    if not table.correspondence or table.match_id is not None:
+        return None
+    return table.created_at + timedelta(days=settings.MATCHMAKING_CORRESPONDENCE_TABLE_DAYS)
 
 
 def table_page_url(*, token: str) -> str:
@@ -190,6 +205,7 @@ def _table_rows(tables: list[Table], now: datetime) -> list[dict[str, Any]]:
     summaries = rating_get_many(user_ids=list(set(people)), mode=TABLE_RATING_MODE, now=now)
     rows = []
     for table in tables:
+        closes_at = table_closes_at(table)
         row_seats = []
         for index in range(table.n_players):
             seat = seats[table.pk].get(index)
@@ -213,6 +229,9 @@ def _table_rows(tables: list[Table], now: datetime) -> list[dict[str, Any]]:
             "correspondence": table.correspondence,
             "rated": table.rated,
             "public": table.public,
+            # Whole days, counted up: "closes in 1 day" on its last day.
+            "closes_in_days": (None if closes_at is None
+                               else max(1, math.ceil((closes_at - now) / timedelta(days=1)))),
             "seats": row_seats,
         })
     return rows

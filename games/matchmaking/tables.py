@@ -1,7 +1,8 @@
 """Tables for 3 and 4: created in the lobby, sat down at, filled with the AI, started.
 
 A table is open until it starts. People sit down at its seats (a person at one open live table
-and one open correspondence table at a time: `TableSeat.user` is unique with its kind); its
+at a time, which the database says, and at up to `MATCHMAKING_OPEN_CORRESPONDENCE_TABLES` open
+correspondence tables, counted under their user row lock); its
 creator may put the AI in any empty seat of a casual table, and start it once every seat is
 taken; a table whose seats are all taken by people starts by itself, in the transaction of the
 last person sitting down. A person's seat at a live
@@ -9,7 +10,8 @@ table lives while their lobby socket renews it (`MATCHMAKING_ALIVE_SECONDS`); a 
 leaves, or whose seat lapses, closes the table. A correspondence table (days per move) fills
 over hours or days while its people come and go: its seats never lapse, they are left, and
 sitting at one bars no other game, nor a seat at a live table (`core.check_free`,
-`core.start_match`).
+`core.start_match`), and one nobody filled within `MATCHMAKING_CORRESPONDENCE_TABLE_DAYS` of
+its creation closes, its people notified (`correspondence_tables_close_stale`, run by beat).
 
 Every change holds the table's row lock and then the seated people's user rows, in the order
 of their ids (`core`'s note on locking), so two people taking the last seat at once, or a
@@ -32,6 +34,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.ai import LEVELS, level_for_rating
@@ -51,6 +54,7 @@ from games.matchmaking.pools import offered_time_control, pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import UNTIMED, UNTIMED_KEY, TimeControl
+from notifications.services import notification_table_closed
 
 TABLE_SIZES = (3, 4)
 
@@ -102,19 +106,26 @@ def _people(seats: dict[int, TableSeat]) -> list[int]:
     return [seat.user_id for seat in seats.values() if seat.user_id is not None]
 
 
-def _check_not_seated(user: User, *, correspondence: bool, table: Table | None = None) -> None:
-    """A person sits at one open table of each kind: a live one, and a correspondence one
-    that fills over days beside it."""
-    seat = TableSeat.objects.filter(user=user, correspondence=correspondence).exclude(
-        table=table).first()
-    if seat is None:
+def _check_seat_free(user: User, *, correspondence: bool, table: Table | None = None) -> None:
+    """A person sits at one open live table, and at up to
+    `MATCHMAKING_OPEN_CORRESPONDENCE_TABLES` correspondence ones that fill over days beside it
+    (so that on a quiet site they wait at several). Called with the person's user row locked:
+    two sittings at once count one after the other."""
+    seats = TableSeat.objects.filter(user=user, correspondence=correspondence).exclude(
+        table=table)
+    if not correspondence:
+        if seats.exists():
+            raise MatchmakingError(errors.ALREADY_SEATED,
+                                   _("You are sitting at another table: leave it first."))
         return
-    if correspondence:
-        raise MatchmakingError(
-            errors.ALREADY_SEATED,
-            _("You are sitting at another correspondence table: leave it first."))
-    raise MatchmakingError(errors.ALREADY_SEATED,
-                           _("You are sitting at another table: leave it first."))
+    limit = settings.MATCHMAKING_OPEN_CORRESPONDENCE_TABLES
+    if seats.count() >= limit:
+        raise MatchmakingError(errors.ALREADY_SEATED, ngettext(
+            "You are sitting at %(limit)d open correspondence table, the most at once: "
+            "leave it first.",
+            "You are sitting at %(limit)d open correspondence tables, the most at once: "
+            "leave one of them first.",
+            limit) % {"limit": limit})
 
 
 def table_create(
@@ -135,7 +146,7 @@ def table_create(
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
         check_free(locked, control=control)
-        _check_not_seated(locked, correspondence=control.correspondence)
+        _check_seat_free(locked, correspondence=control.correspondence)
         table = Table.objects.create(
             token=secrets.token_urlsafe(12), creator=locked, n_players=players,
             clock_initial=control.initial, clock_increment=control.increment,
@@ -168,7 +179,7 @@ def table_join(
                                        _("You are sitting at this table already."))
             return None
         check_free(users[user.pk], control=TimeControl.of(table))
-        _check_not_seated(users[user.pk], correspondence=table.correspondence, table=table)
+        _check_seat_free(users[user.pk], correspondence=table.correspondence, table=table)
         free = [index for index in range(table.n_players) if index not in seats]
         if seat is None:
             if not free:
@@ -318,6 +329,33 @@ def tables_expire(*, now: datetime | None = None) -> int:
                 TableSeat.objects.filter(table=table, user_id__in=gone).delete()
             changed += 1
     return changed
+
+
+def correspondence_tables_close_stale(*, now: datetime | None = None) -> int:
+    """Close the open correspondence tables nobody filled within
+    `MATCHMAKING_CORRESPONDENCE_TABLE_DAYS` of their creation (else one stays open for ever,
+    its people waiting): each person seated there is notified. Returns how many closed; run
+    twice, the second finds them gone."""
+    now = now or timezone.now()
+    days = settings.MATCHMAKING_CORRESPONDENCE_TABLE_DAYS
+    cutoff = now - timedelta(days=days)
+    stale = Table.objects.filter(correspondence=True, match__isnull=True, created_at__lte=cutoff)
+    closed = 0
+    for table_id in sorted(stale.values_list("pk", flat=True)):
+        with transaction.atomic():
+            # Locked as every change locks it: a person sitting down meanwhile fills it first
+            # (and a full table has started), or finds it gone.
+            table = stale.select_for_update().filter(pk=table_id).first()
+            if table is None:
+                continue
+            people = _people(_seats(table))
+            lock_users(sorted(people))
+            for user_id in people:
+                notification_table_closed(user_id=user_id, table=table, days=days, now=now)
+            _told(table, people)
+            table.delete()
+            closed += 1
+    return closed
 
 
 def table_seats_renew(*, user: User, now: datetime | None = None) -> None:

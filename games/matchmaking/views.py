@@ -76,6 +76,10 @@ def lobby_labels() -> dict[str, Any]:
         # A correspondence table's time control (days per move, "3d") with its marker.
         "correspondence": _("%(control)s, correspondence"),
         "waitingForPlayers": _("Waiting for every seat to be taken."),
+        # An open correspondence table nobody fills closes (MATCHMAKING_CORRESPONDENCE_TABLE_DAYS).
+        "closesIn": plural_labels(
+            lambda n: ngettext("closes in %(count)s day", "closes in %(count)s days", n)
+        ),
         "fillRest": _("Play now with the AI in the other seats"),
     }
 

@@ -6,7 +6,7 @@ import { beforeEach, test } from "node:test";
 
 import { installPage } from "./support/page.js";
 
-const { renderMyTable, renderTables } = await import("../../static/js/lobby/tables.js");
+const { renderMyTable, renderMyTables, renderTables } = await import("../../static/js/lobby/tables.js");
 
 const LABELS = {
   noTables: "No open tables.", emptySeat: "empty seat", sitDown: "Sit down", leave: "Leave",
@@ -14,6 +14,7 @@ const LABELS = {
   public: "public", private: "private", tableOf: "%(name)s's table for %(players)s",
   waitingForPlayers: "Waiting.", rated: "rated", casual: "casual",
   correspondence: "%(control)s, correspondence",
+  closesIn: { one: "closes in %(count)s day", other: "closes in %(count)s days" },
 };
 const LEVELS = [[1, "1 · beginner"], [2, "2 · greedy"], [3, "3 · club player"]];
 
@@ -24,12 +25,15 @@ function seat(index, kind, extra = {}) {
 
 function table(seats, extra = {}) {
   return { token: "tok", url: "/table/tok/", creator: "anna", creator_id: 1, players: seats.length,
-    time_control: "untimed", correspondence: false, rated: false, public: true, seats, ...extra };
+    time_control: "untimed", correspondence: false, rated: false, public: true,
+    closes_in_days: null, seats, ...extra };
 }
 
 let document;
 let sent;
-const view = (userId) => ({ labels: LABELS, levels: LEVELS, userId, send: (m) => sent.push(m) });
+const plurals = new Intl.PluralRules("en");
+const view = (userId) => ({ labels: LABELS, levels: LEVELS, userId, send: (m) => sent.push(m),
+  plural: (n) => plurals.select(n) });
 const click = (node) => node.dispatchEvent(new document.defaultView.Event("click"));
 
 beforeEach(() => {
@@ -95,7 +99,7 @@ test("a correspondence table is marked as one among the live tables", () => {
   const list = document.getElementById("list");
   renderTables(list, [
     table([seat(0, "person", { player: "anna", player_id: 1 }), seat(1, "empty"), seat(2, "empty")],
-      { token: "days", time_control: "3d", correspondence: true }),
+      { token: "days", time_control: "3d", correspondence: true, closes_in_days: 12 }),
     table([seat(0, "person", { player: "boris", player_id: 2 }), seat(1, "empty"), seat(2, "empty")],
       { token: "live", time_control: "3+2" }),
   ], view(7));
@@ -104,6 +108,26 @@ test("a correspondence table is marked as one among the live tables", () => {
   assert.equal(days.getAttribute("data-correspondence"), "true");
   assert.ok(days.classList.contains("correspondence"));
   assert.match(days.querySelector("[data-testid=table-terms]").textContent, / · 3d, correspondence · /);
+  assert.match(days.querySelector("[data-testid=table-terms]").textContent, / · closes in 12 days$/);
   assert.equal(live.getAttribute("data-correspondence"), "false");
   assert.match(live.querySelector("[data-testid=table-terms]").textContent, / · 3\+2 · casual/);
+});
+
+test("several own correspondence tables are each shown with their own actions", () => {
+  const mine = document.getElementById("mine");
+  const own = (token, extra) => ({ table: table([seat(0, "person", { player: "anna", player_id: 1 }),
+    seat(1, "empty"), seat(2, "empty")], { token, time_control: "2d", correspondence: true,
+    closes_in_days: 1, ...extra }), can_start: false });
+  renderMyTables(mine, [own("a"), own("b", { public: false })], view(1));
+
+  assert.equal(mine.hidden, false);
+  const tables = [...mine.querySelectorAll("[data-testid=own-table]")];
+  assert.deepEqual(tables.map((t) => t.getAttribute("data-token")), ["a", "b"]);
+  assert.match(tables[0].querySelector("[data-testid=table-terms]").textContent, / · closes in 1 day$/);
+  assert.equal(tables[0].querySelector("[data-testid=table-link]"), null);
+  assert.ok(tables[1].querySelector("[data-testid=table-link]"));
+  click(tables[1].querySelector("[data-testid=table-leave]"));
+  assert.deepEqual(sent, [{ type: "table_leave", table: "b" }]);
+  renderMyTables(mine, [], view(1));
+  assert.equal(mine.hidden, true);
 });

@@ -36,7 +36,8 @@ FAST_TASKS = {
     "notify.email", "notify.push", "notify.match_finished",
     "notify.correspondence_turn", "notify.correspondence_reminder",
 }
-SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune"}
+SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune",
+              "matchmaking.close_stale_tables"}
 
 # Seat 0 (the person) leads; the AI at seat 1 answers.
 START = "SH 7C9DJSQD/6H8CKDTS - 0 -"

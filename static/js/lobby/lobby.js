@@ -2,7 +2,7 @@
 // Every word shown comes from the page (config.labels); the server's messages are shown as sent.
 import { el, fill } from "../dom.js";
 import { connectLobby, readConfig } from "./socket.js";
-import { renderMyTable, renderTables } from "./tables.js";
+import { renderMyTable, renderMyTables, renderTables } from "./tables.js";
 
 const config = readConfig();
 const labels = config.labels;
@@ -139,8 +139,7 @@ const lobby = connectLobby(config, {
     renderMe(message.me);
     renderTables(tablesList, message.tables, tableView);
     renderMyTable(myTable, message.me, tableView);
-    renderMyTable(myDaysTable, { table: message.me.correspondence_table,
-      can_start: message.me.can_start_correspondence }, tableView);
+    renderMyTables(myDaysTable, message.me.correspondence_tables, tableView);
   },
   pools(message) { renderCounts(message.pools); },
   ok() { say(""); },
@@ -150,7 +149,7 @@ const lobby = connectLobby(config, {
 
 // What the tables' buttons need; `send` is bound once the socket exists.
 const tableView = {
-  labels, levels: config.levels, userId: config.userId,
+  labels, levels: config.levels, userId: config.userId, plural: (n) => plurals.select(n),
   send: (message) => lobby.send(message),
 };
 fillAI.textContent = labels.fillRest;

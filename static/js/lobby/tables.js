@@ -1,6 +1,7 @@
 // The tables for 3 and 4 in the lobby: the open public ones with who sits where, and the
-// player's own table (public or private) with what its creator may do. A pure view of the
-// `lobby` message: which seats are empty and whether the table may start come from the server.
+// player's own tables (public or private; one live, several correspondence ones) with what
+// their creator may do. A pure view of the `lobby` message: which seats are empty, whether a
+// table may start and in how many days a correspondence table closes come from the server.
 import { el, fill } from "../dom.js";
 
 function rating(seat) {
@@ -25,13 +26,16 @@ function levelSelect(levels) {
   return select;
 }
 
-function terms(table, labels) {
+function terms(table, view) {
+  const { labels } = view;
   const mode = table.rated ? labels.rated : labels.casual;
   const listed = table.public ? labels.public : labels.private;
   const control = table.correspondence
     ? fill(labels.correspondence, { control: table.time_control }) : table.time_control;
+  const closes = table.closes_in_days == null ? ""
+    : ` · ${fill(labels.closesIn[view.plural(table.closes_in_days)], { count: table.closes_in_days })}`;
   return `${fill(labels.tableOf, { name: table.creator, players: table.players })} · `
-    + `${control} · ${mode} · ${listed}`;
+    + `${control} · ${mode} · ${listed}${closes}`;
 }
 
 /** One table: its terms and its seats. `mine`: the player sits here (the actions of their
@@ -41,7 +45,7 @@ function tableItem(table, view, mine) {
   const item = el("li", { class: `table-item${table.correspondence ? " correspondence" : ""}`,
     "data-testid": "table", "data-token": table.token,
     "data-correspondence": String(table.correspondence) });
-  item.append(el("div", { class: "table-terms", "data-testid": "table-terms" }, terms(table, labels)));
+  item.append(el("div", { class: "table-terms", "data-testid": "table-terms" }, terms(table, view)));
   const seats = el("ul", { class: "table-seats" });
   const creator = table.creator_id === userId;
   const seated = table.seats.some((seat) => seat.player_id === userId);
@@ -86,14 +90,23 @@ export function renderTables(list, tables, view) {
   for (const table of tables) list.append(tableItem(table, view, false));
 }
 
-/** The player's own table (`me.table`, `me.can_start`), or nothing. */
+/** The player's own live table (`me.table`, `me.can_start`), or nothing. */
 export function renderMyTable(section, me, view) {
-  const { labels, send } = view;
+  renderMyTables(section, me.table ? [{ table: me.table, can_start: me.can_start }] : [], view);
+}
+
+/** The player's own tables (`me.correspondence_tables`: each `{table, can_start}`), each with
+ *  its link if private and what its creator may do; the section hidden when there is none. */
+export function renderMyTables(section, own, view) {
   const holder = section.querySelector("[data-role=table]");
   holder.replaceChildren();
-  section.hidden = !me.table;
-  if (!me.table) return;
-  const table = me.table;
+  section.hidden = own.length === 0;
+  for (const { table, can_start: canStart } of own) holder.append(ownTable(table, canStart, view));
+}
+
+function ownTable(table, canStart, view) {
+  const { labels, send } = view;
+  const holder = el("div", { class: "own-table", "data-testid": "own-table", "data-token": table.token });
   const list = el("ul", { class: "table-list" });
   list.append(tableItem(table, view, true));
   holder.append(list);
@@ -103,7 +116,7 @@ export function renderMyTable(section, me, view) {
     holder.append(link);
   }
   const actions = el("div", { class: "table-actions" });
-  if (me.can_start) {
+  if (canStart) {
     const start = el("button", { type: "button", class: "button primary",
       "data-testid": "table-start" }, labels.start);
     start.addEventListener("click", () => send({ type: "table_start", table: table.token }));
@@ -116,4 +129,5 @@ export function renderMyTable(section, me, view) {
   leave.addEventListener("click", () => send({ type: "table_leave", table: table.token }));
   actions.append(leave);
   holder.append(actions);
+  return holder;
 }

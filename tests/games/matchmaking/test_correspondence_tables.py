@@ -59,8 +59,9 @@ def test_its_seats_stay_without_a_lobby_socket_for_days_and_are_left_by_choice(m
     assert sorted(TableSeat.objects.filter(table=table).values_list("user__username", flat=True)
                   ) == ["anna", "boris"]
     lobby = selectors.user_lobby_state(user=boris, now=at(5 * DAYS))
-    assert (lobby["table"], lobby["correspondence_table"]["token"]) == (None, table.token)
-    assert lobby["can_start_correspondence"] is False
+    assert lobby["table"] is None
+    assert [(own["table"]["token"], own["can_start"]) for own in lobby["correspondence_tables"]
+            ] == [(table.token, False)]
 
     assert tables.table_leave(user=boris, token=table.token)
     assert list(TableSeat.objects.filter(table=table).values_list("user__username", flat=True)
@@ -136,7 +137,7 @@ def test_a_rated_table_of_people_starts_by_itself_on_the_table_rating(make_playe
     assert match.rating_mode == RatingMode.TABLE
 
 
-def test_a_person_sits_at_one_live_and_one_correspondence_table_at_once(
+def test_a_person_sits_at_one_live_table_beside_correspondence_ones(
     make_player, django_capture_on_commit_callbacks
 ):
     anna, boris, vera = make_player("anna"), make_player("boris"), make_player("vera")
@@ -148,21 +149,22 @@ def test_a_person_sits_at_one_live_and_one_correspondence_table_at_once(
                                public=True)
 
     tables.table_join(user=anna, token=live.token)  # beside her correspondence table
-    for token in (other_days.token, tables.table_create(
-            user=make_player(), players=3, time_control="3+2", rated=False,
-            public=True).token):
-        with pytest.raises(MatchmakingError) as refused:
-            tables.table_join(user=anna, token=token)
-        assert refused.value.code == errors.ALREADY_SEATED
+    tables.table_join(user=anna, token=other_days.token)  # and a second one
+    with pytest.raises(MatchmakingError) as refused:
+        tables.table_join(user=anna, token=tables.table_create(
+            user=make_player(), players=3, time_control="3+2", rated=False, public=True).token)
+    assert refused.value.code == errors.ALREADY_SEATED
     with pytest.raises(MatchmakingError):
-        tables.table_create(user=anna, players=4, time_control="2d", rated=False, public=True)
+        tables.table_create(user=anna, players=4, time_control="3+2", rated=False, public=True)
 
     lobby = selectors.user_lobby_state(user=anna)
-    assert (lobby["table"]["token"], lobby["correspondence_table"]["token"]) == (
-        live.token, days.token)
-    # The live table starts (its creator fills the rest with the AI): her other seat stays.
+    assert lobby["table"]["token"] == live.token
+    assert [own["table"]["token"] for own in lobby["correspondence_tables"]] == [
+        days.token, other_days.token]
+    # The live table starts (its creator fills the rest with the AI): her other seats stay.
     tables.table_fill_ai(user=vera, token=live.token, seat=2, level=1)
     with django_capture_on_commit_callbacks(execute=True):
         tables.table_start(user=vera, token=live.token)
     assert TableSeat.objects.filter(table=days, user=anna).exists()
+    assert TableSeat.objects.filter(table=other_days, user=anna).exists()
     assert selectors.user_lobby_state(user=anna)["table"] is None
