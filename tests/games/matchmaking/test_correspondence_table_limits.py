@@ -164,3 +164,36 @@ def test_the_beat_task_closes_stale_tables(make_player, settings):
     days_table(make_player(), now=at(0))
     assert tasks.close_stale_tables.apply().get() == 1
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_the_last_seat_taken_while_the_table_closes_is_one_or_the_other(make_player, settings,
+                                                                        round_):
+    """The close and the sitting that fills the table lock the table first: either the
+    table starts and nobody is told it closed, or it closes, its people are told, and the
+    latecomer finds it gone."""
+    settings.MATCHMAKING_CORRESPONDENCE_TABLE_DAYS = 14
+    anna, boris, latecomer = make_player("anna"), make_player("boris"), make_player("vera")
+    table = days_table(anna, now=at(0))
+    tables.table_join(user=boris, token=table.token, now=at(DAY))
+
+    closed, joined = run_together(
+        lambda: tables.correspondence_tables_close_stale(now=at(14 * DAY + 1)),
+        lambda: tables.table_join(user=latecomer, token=table.token, now=at(14 * DAY + 1)),
+        expected=MatchmakingError,
+    )
+
+    told = sorted(Notification.objects.filter(kind=Kind.TABLE_CLOSED)
+                  .values_list("user__username", flat=True))
+    if isinstance(joined, Match):
+        assert closed == 0
+        assert told == []
+        assert Table.objects.get(pk=table.pk).match_id == joined.pk
+    else:
+        assert isinstance(joined, MatchmakingError)
+        assert joined.code == errors.GONE
+        assert closed == 1
+        assert told == ["anna", "boris"]
+        assert not Table.objects.filter(pk=table.pk).exists()
+        assert not Match.objects.exists()
