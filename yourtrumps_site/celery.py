@@ -54,5 +54,5 @@ def _run_eagerly(task: Any, args: tuple[Any, ...]) -> None:
 
 @app.task(name="yourtrumps.ping", ignore_result=False)
 def ping() -> str:
-    """Answered by any live worker: used by `/healthz` and the tests of the worker itself."""
+    """Answered by any live worker: the tests of the worker itself send it."""
     return "pong"
