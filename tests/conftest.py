@@ -149,21 +149,30 @@ def worker_mail_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def celery_worker(
     server_env: dict[str, str], process_logs: Path, worker_mail_dir: Path
 ) -> Iterator[ManagedProcess]:
-    """A real Celery worker on the tests' Redis and database, ready when the fixture returns.
-    The mail it sends goes to files (`worker_outbox` reads them): a test's own process cannot
-    see the locmem outbox of another process."""
+    """Real Celery workers on the tests' Redis and database, ready when the fixture returns:
+    one for the default queue (returned: the AI's moves, the notifications) and one for the
+    slow queue (the analyses and puzzle scans), as in production, so that a test waiting on
+    an AI move never waits behind another test's analysis. The mail they send goes to files
+    (`worker_outbox` reads them): a test's own process cannot see the locmem outbox of
+    another process."""
     from django.conf import settings
 
-    # Named after the xdist worker: the ping must hear this run's worker, not the other's.
+    # Named after the xdist worker: the ping must hear this run's workers, not the other's.
     name = f"worker-{settings.XDIST_WORKER}" if settings.XDIST_WORKER else "worker"
-    worker = start_celery_worker(
-        {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-         "EMAIL_FILE_PATH": str(worker_mail_dir)},
-        process_logs, name=name,
-    )
-    wait_for_worker(worker)
-    yield worker
-    worker.stop()
+    env = {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+           "EMAIL_FILE_PATH": str(worker_mail_dir)}
+    worker = start_celery_worker(env, process_logs, name=name,
+                                 queues=[settings.CELERY_TASK_DEFAULT_QUEUE])
+    slow = start_celery_worker(env, process_logs, name=f"{name}-slow",
+                               queues=[settings.CELERY_SLOW_QUEUE])
+    try:
+        wait_for_worker(worker)
+        wait_for_worker(slow)
+        worker.extra["slow"] = slow
+        yield worker
+    finally:
+        worker.stop()
+        slow.stop()
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.locme
 ACCOUNT_RATE_LIMITS = {"signup": (10_000, 3600), "password_reset": (10_000, 3600),
                        "password_reset_account": (10_000, 3600)}
 
-# The end of every finished duel sends its puzzle scan to the one Celery worker of a run,
-# which also plays the AI seats the browser tests wait for: in the tests it examines the last
-# 8 positions of a game rather than 40 (the tests' puzzles are small endgames).
+# The end of every finished duel sends its puzzle scan to the run's one slow-queue worker: in
+# the tests it examines the last 8 positions of a game rather than 40 (the tests' puzzles are
+# small endgames), so that the scans of a run's many finished duels keep up.
 PUZZLES_GAME_LAST_POSITIONS = 8

@@ -192,9 +192,20 @@ def test_the_ai_moves_while_an_analysis_sent_before_waits_for_the_slow_worker(
         broker_empty(queue=slow_queue)
 
 
-def test_a_worker_started_without_queues_consumes_both(celery_worker):
-    """The suite's worker (and any worker started without `-Q`) takes the slow tasks too:
-    the tests that wait on an analysis or a puzzle scan need it."""
-    assert active_queues(str(celery_worker.extra["node"])) == sorted(
-        [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE])
+def test_the_suites_workers_serve_one_queue_each_as_in_production(celery_worker):
+    """The suite runs a worker per queue: a test waiting on an AI move never waits behind an
+    analysis another test asked for."""
+    assert active_queues(str(celery_worker.extra["node"])) == [settings.CELERY_TASK_DEFAULT_QUEUE]
+    assert active_queues(str(celery_worker.extra["slow"].extra["node"])) == [
+        settings.CELERY_SLOW_QUEUE]
 
+
+def test_a_worker_started_without_queues_consumes_both(server_env, process_logs):
+    """A worker started without `-Q` takes the slow tasks too (the load tool's one worker)."""
+    worker = start_celery_worker(server_env, process_logs, name=f"both-{secrets.token_hex(3)}")
+    try:
+        wait_for_worker(worker)
+        assert active_queues(str(worker.extra["node"])) == sorted(
+            [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE])
+    finally:
+        worker.stop()
