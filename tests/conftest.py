@@ -151,8 +151,9 @@ def celery_worker(
 ) -> Iterator[ManagedProcess]:
     """Real Celery workers on the tests' Redis and database, ready when the fixture returns:
     one for the default queue (returned: the AI's moves, the notifications) and one for the
-    slow queue (the analyses and puzzle scans), as in production, so that a test waiting on
-    an AI move never waits behind another test's analysis. The mail they send goes to files
+    slow queue (the analyses and puzzle scans, at a lower CPU priority), as in production, so
+    that a test waiting on an AI move never waits behind another test's analysis, nor shares
+    the cores with it on equal terms. The mail they send goes to files
     (`worker_outbox` reads them): a test's own process cannot see the locmem outbox of
     another process."""
     from django.conf import settings
@@ -164,7 +165,7 @@ def celery_worker(
     worker = start_celery_worker(env, process_logs, name=name,
                                  queues=[settings.CELERY_TASK_DEFAULT_QUEUE])
     slow = start_celery_worker(env, process_logs, name=f"{name}-slow",
-                               queues=[settings.CELERY_SLOW_QUEUE])
+                               queues=[settings.CELERY_SLOW_QUEUE], niceness=10)
     try:
         wait_for_worker(worker)
         wait_for_worker(slow)

@@ -145,17 +145,18 @@ def start_daphne(
 
 def start_celery_worker(
     env_overrides: Mapping[str, str], log_dir: Path, name: str = "worker",
-    queues: Sequence[str] = (),
+    queues: Sequence[str] = (), niceness: int = 0,
 ) -> ManagedProcess:
     """A worker of one process. With no `queues` it consumes every queue of its settings
-    (`CELERY_TASK_QUEUES`: the default and the slow one, as the tests that wait on an analysis
-    or a puzzle scan need); else only those named (`-Q`), as production's workers do. Its
-    node name is `extra["node"]` (`wait_for_worker`)."""
+    (`CELERY_TASK_QUEUES`: the default and the slow one); else only those named (`-Q`), as
+    production's workers do, at `niceness` (production's slow worker runs at 10). Its node
+    name is `extra["node"]` (`wait_for_worker`)."""
     from celery.utils.nodenames import gethostname
 
     worker = ManagedProcess(
         name=f"celery:{name}",
         args=[
+            *(["nice", "-n", str(niceness)] if niceness else []),
             str(VENV_BIN / "celery"), "-A", "yourtrumps_site", "worker",
             "--pool=solo", "--concurrency=1", "--loglevel=INFO",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
