@@ -32,7 +32,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
-from yourtrumps_site.handshakes import REFUSAL
+from yourtrumps_site.handshakes import REFUSAL, handshake_refuse
 from yourtrumps_site.loop_redis import loop_redis
 
 logger = logging.getLogger(__name__)
@@ -128,19 +128,18 @@ class CooldownGate:
         left = await cooldown_left(scope=scope)
         if left <= 0:
             return await self.application(scope, receive, send)
+        hold = min(left, settings.WS_REFUSAL_HOLD_SECONDS)
+        if hold <= 0 or self.held >= self.MAX_HELD:
+            return await handshake_refuse(receive=receive, send=send)
         message = await receive()
         if message.get("type") != "websocket.connect":
             return None
-        hold = min(left, float(settings.WS_REFUSAL_HOLD_SECONDS))
-        if hold > 0 and self.held < self.MAX_HELD:
-            self.held += 1
-            try:
-                async with asyncio.timeout(hold):
-                    await receive()  # only websocket.disconnect can come before the answer
-                return None  # the client left while it waited
-            except TimeoutError:
-                pass
-            finally:
-                self.held -= 1
-        await send(REFUSAL)
+        self.held += 1
+        try:
+            async with asyncio.timeout(hold):
+                await receive()  # only websocket.disconnect can come before the answer
+        except TimeoutError:
+            await send(REFUSAL)
+        finally:
+            self.held -= 1
         return None

@@ -16,24 +16,27 @@ FOREIGN = {"Origin": "http://evil.example", "Host": "127.0.0.1"}
 REFUSED = {"type": "websocket.close"}  # daphne: HTTP 403
 
 
-@pytest.mark.parametrize("path", ["/ws/nowhere/", "/ws/match/²/", "/ws/match/-1/",
-                                  "/ws/match/99999999999999999999999/", "/ws/"])
-async def test_a_path_that_matches_no_route_is_refused_before_the_origin_check(path, caplog):
+async def foreign_handshake(path: str, caplog) -> tuple[list[dict], list[str]]:
+    """What the stack sends to a handshake from another site's page, and who logged."""
     client = Handshake()
     with caplog.at_level(logging.INFO):
         await websocket_application(websocket_scope(path, FOREIGN), client.receive,
                                     client.send)
+    return client.messages, [record.name for record in caplog.records]
 
-    assert client.messages == [REFUSED]
-    assert [r.name for r in caplog.records] == ["yourtrumps_site.sockets"]
+
+@pytest.mark.parametrize("path", ["/ws/nowhere/", "/ws/match/²/", "/ws/match/-1/",
+                                  "/ws/match/99999999999999999999999/", "/ws/"])
+async def test_a_path_that_matches_no_route_is_refused_before_the_origin_check(path, caplog):
+    messages, loggers = await foreign_handshake(path, caplog)
+
+    assert messages == [REFUSED]
+    assert loggers == ["yourtrumps_site.sockets"]
 
 
 @pytest.mark.parametrize("path", ["/ws/site/", "/ws/lobby/", "/ws/match/12/"])
 async def test_a_known_route_still_checks_the_origin(path, caplog):
-    client = Handshake()
-    with caplog.at_level(logging.INFO):
-        await websocket_application(websocket_scope(path, FOREIGN), client.receive,
-                                    client.send)
+    messages, loggers = await foreign_handshake(path, caplog)
 
-    assert client.messages == [REFUSED]
-    assert [r.name for r in caplog.records] == ["yourtrumps_site.ws_origin"]
+    assert messages == [REFUSED]
+    assert loggers == ["yourtrumps_site.ws_origin"]
