@@ -95,7 +95,7 @@ def pimc_move(
     """The move code for the seat to move, from what that seat can know (``evidence``:
     what the public moves suggest about the hidden cards, see ``inference``)."""
     deadline = time.monotonic() + seconds
-    observation = position if isinstance(position, Observation) else position.observation(
+    observation = position if isinstance(position, Observation) else Observation.of_state(position,
         position.to_move)
     view = view_of(observation)
     candidates = candidate_moves(view)

@@ -23,6 +23,7 @@ from games.ai.inference import observe_game, sample_world
 from games.ai.levels import level_budget
 from games.ai.rollout import playout
 from games.rules.game import Game
+from games.rules.observation import Observation
 
 DRAW_SAMPLES: dict[int, int] = {1: 12, 2: 24, 3: 48, 4: 120}
 """Playouts per level: a stronger level looks closer before it answers."""
@@ -57,7 +58,7 @@ def draw_answer(game: Game, seat: int, level: int, *, rng: random.Random | None 
     deadline = time.monotonic() + budget
     rng = rng if rng is not None else random.Random()
     # Only this seat's view of the start and the moves everyone saw.
-    observation, evidence = observe_game(game.start.observation(seat), game.move_codes)
+    observation, evidence = observe_game(Observation.of_state(game.start, seat), game.move_codes)
     lost = 0.0
     played = 0
     while played < samples and (played == 0 or time.monotonic() < deadline):

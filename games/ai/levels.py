@@ -108,10 +108,10 @@ def choose_code(
             # Hidden hands: from here on only the mover's view of the start and the moves,
             # which everyone saw, are read; never the game's true hands.
             mover = position.state.to_move
-            position, evidence = observe_game(position.start.observation(mover),
+            position, evidence = observe_game(Observation.of_state(position.start, mover),
                                               position.move_codes)
         else:
-            position = position.state.observation(position.state.to_move)
+            position = Observation.of_state(position.state, position.state.to_move)
     if position.is_over() if isinstance(position, State) else len(position.out) >= (
             position.n_players - 1):
         raise ValueError("the game is over")

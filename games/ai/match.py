@@ -22,6 +22,7 @@ from games.ai.protocol import MARGIN
 from games.ai.view import view_of
 from games.rules.game import Game
 from games.rules.moves import Move
+from games.rules.observation import Observation
 from games.rules.outcome import Outcome
 from games.rules.state import State
 
@@ -42,7 +43,8 @@ def _external_bot(level: int, command: str, movetime: float | None) -> Bot:
         assert engine.stdin is not None
         assert engine.stdout is not None
         state = game.state
-        tpn = state.tpn() if game.n_players == 2 else state.observation(state.to_move).tpn()
+        tpn = (state.tpn() if game.n_players == 2
+               else Observation.of_state(state, state.to_move).tpn())
         # The engine keeps MARGIN back for the pipe: give it back, for a fair comparison.
         go = "go" if movetime is None else f"go movetime {round((movetime + MARGIN) * 1000)}"
         engine.stdin.write(f"position {tpn}\n{go}\n")
@@ -79,7 +81,7 @@ def make_bot(name: str, movetime: float | None = None) -> Bot:
         def bot(game: Game, rng: random.Random) -> int:
             if game.n_players == 2:
                 return choose_code(game, level, movetime=movetime, rng=rng)
-            return choose_code(game.state.observation(game.state.to_move), level,
+            return choose_code(Observation.of_state(game.state, game.state.to_move), level,
                                movetime=movetime, rng=rng)
 
         return bot

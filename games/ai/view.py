@@ -68,7 +68,7 @@ def view_of(position: State | Observation) -> TableView:
             return TableView(tuple(int(t) for t in position.trumps), hands, (0, 0),
                              position.pile_codes, position.to_move, position.out,
                              position.strict, 0)
-        position = position.observation(position.to_move)
+        position = Observation.of_state(position, position.to_move)
     if position.seat != position.to_move:
         raise ValueError(f"the observation is seat {position.seat}'s, but seat "
                          f"{position.to_move} is to move")

@@ -8,7 +8,7 @@ The public API, by module (each module's docstring has the details):
 - ``errors``: ``IllegalMoveError``, ``InvalidNotationError`` (both ``ValueError``).
 - ``state``: ``State`` -- a position: ``from_tpn``/``tpn``, ``legal_moves``, ``is_legal``,
   ``apply`` (checked), ``apply_unchecked``/``apply_code`` (fast), each returning a token
-  for ``undo`` (takes the move back), ``clone``, ``outcome``, ``key``, ``observation``,
+  for ``undo`` (takes the move back), ``clone``, ``outcome``, ``key``,
   ``known_text`` (the cards known to all, which a TPN cannot carry).
 - ``outcome``: ``Outcome`` (loser, places), ``Termination`` (why a game ended).
 - ``deal``: ``deal`` (seeded deal with the sixes rule), ``TrumpChoice`` (choosing trumps),
@@ -16,8 +16,9 @@ The public API, by module (each module's docstring has the details):
 - ``game``: ``Game`` -- history (``moves``, ``position_keys``), ``undo`` of the last move,
   repetition and move-limit draws, resignation, time loss, ``position_at`` for replays;
   ``MOVE_LIMIT``.
-- ``observation``: ``Observation`` -- what a seat may know; TPN with ``?N``; ``play`` to
-  follow the game from that seat; ``sample_state`` to fill in hidden cards for search;
+- ``observation``: ``Observation`` -- what a seat may know (``Observation.of_state``); TPN
+  with ``?N``; ``play`` to follow the game from that seat; ``sample_state`` to fill in
+  hidden cards for search;
   ``visible_hands`` -- the one rule of which cards a seat or a spectator may see.
 - ``record``: ``GameRecord``, ``parse_record``, ``format_record``, ``RecordError`` -- our PGN.
 - ``perft``: ``perft``, ``perft_divide``.

@@ -145,7 +145,7 @@ class Game:
         return self._seen[self.state.key()]
 
     def observation(self, seat: int) -> Observation:
-        return self.state.observation(seat)
+        return Observation.of_state(self.state, seat)
 
     # --- the end ----------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ the sixes alone. Knowledge is not part of the position: ``key()`` and ``==`` ign
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from games.rules.cards import (
     ALL_CARDS,
@@ -42,9 +41,6 @@ from games.rules.errors import IllegalMoveError, InvalidNotationError
 from games.rules.moves import BEAT_BASE, TAKE_BASE, Move, format_move_code, parse_move_code
 from games.rules.outcome import Outcome
 from games.rules.tpn import format_position, parse_position
-
-if TYPE_CHECKING:
-    from games.rules.observation import Observation
 
 PositionKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 Undo = tuple[int, int, int, int, Sequence[int]]
@@ -245,13 +241,6 @@ class State:
         new._out = self._out[:]
         new._known = self._known[:]
         return new
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know of this position (see ``games.rules.observation``)."""
-        # A local import: observation.py builds on this module.
-        from games.rules.observation import Observation
-
-        return Observation.of_state(self, seat)
 
     # --- the end --------------------------------------------------------------------
 

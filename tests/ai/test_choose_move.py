@@ -20,6 +20,7 @@ from games.ai import (
 )
 from games.rules.deal import deal
 from games.rules.game import Game
+from games.rules.observation import Observation
 from games.rules.state import State
 
 
@@ -63,7 +64,7 @@ def test_choose_move_takes_a_game_and_an_observation() -> None:
     game = Game.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -")
     assert choose_move(game, movetime=0.2) in game.legal_moves()
     state = deal(4, 3)
-    observation = state.observation(state.to_move)
+    observation = Observation.of_state(state, state.to_move)
     assert choose_move(observation, movetime=0.1) in state.legal_moves()
 
 

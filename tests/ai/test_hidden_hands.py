@@ -13,6 +13,7 @@ from games.ai.determinized import pimc_move, sample_world
 from games.ai.view import view_of
 from games.rules.cards import mask_codes
 from games.rules.deal import deal
+from games.rules.observation import Observation
 from games.rules.state import State
 
 
@@ -55,7 +56,8 @@ def test_bots_do_not_depend_on_hidden_cards(players: int) -> None:
         other = _reshuffled(state, rng)
         if other is None:
             continue
-        assert other.observation(other.to_move) == state.observation(state.to_move)
+        assert (Observation.of_state(other, other.to_move)
+                == Observation.of_state(state, state.to_move))
         assert other.hand_masks != state.hand_masks
         for bot in (lambda s, r: random_code(view_of(s), r),
                     lambda s, r: greedy_code(view_of(s)),
@@ -71,7 +73,7 @@ def test_the_determinizer_samples_only_consistent_hands(players: int) -> None:
     rng = random.Random(7)
     for seed in range(30):
         state = _midgame(players, seed)
-        observation = state.observation(state.to_move)
+        observation = Observation.of_state(state, state.to_move)
         for _ in range(5):
             world = sample_world(observation, None, rng)
             assert world.pile_codes == state.pile_codes

@@ -21,6 +21,7 @@ from games.ai.view import view_of
 from games.rules.cards import mask_codes
 from games.rules.game import Game
 from games.rules.moves import Move
+from games.rules.observation import Observation
 from games.rules.state import State
 
 
@@ -86,7 +87,7 @@ def test_games_the_seat_cannot_tell_apart_get_the_same_move(players: int, seed: 
         return
     mover = game.state.to_move
     assert twin.state.to_move == mover
-    assert twin.state.observation(mover) == game.state.observation(mover)
+    assert Observation.of_state(twin.state, mover) == Observation.of_state(game.state, mover)
     assert twin.state.hand_masks != game.state.hand_masks
     moves = [choose_move(g, level, movetime=60.0, rng=random.Random(seed),
                          should_stop=_stop_after(40)) for g in (game, twin)]
@@ -100,11 +101,11 @@ def test_games_the_seat_cannot_tell_apart_get_the_same_move(players: int, seed: 
 def test_states_with_one_observation_get_the_same_move(players: int, seed: int, plies: int,
                                                        level: int) -> None:
     """Two full positions dealt from one observation (the hidden cards placed at random)."""
-    observation = _greedy_game(players, seed, plies).state.observation(
-        _greedy_game(players, seed, plies).state.to_move)
+    state = _greedy_game(players, seed, plies).state
+    observation = Observation.of_state(state, state.to_move)
     worlds = [observation.sample_state(random.Random(seed + k)) for k in range(2)]
     for world in worlds:
-        assert world.observation(world.to_move) == observation
+        assert Observation.of_state(world, world.to_move) == observation
     moves = {choose_move(position, level, movetime=60.0, rng=random.Random(seed),
                          should_stop=_stop_after(40))
              for position in (*worlds, observation)}
@@ -120,10 +121,10 @@ def test_the_replayed_view_is_the_seats_observation(players: int, seed: int,
     the seat's observation now, and the weighted sampler deals only consistent hands."""
     game = _greedy_game(players, seed, plies)
     mover = game.state.to_move
-    observation, evidence = observe_game(game.start.observation(mover), game.move_codes)
-    assert observation == game.state.observation(mover)
+    observation, evidence = observe_game(Observation.of_state(game.start, mover), game.move_codes)
+    assert observation == Observation.of_state(game.state, mover)
     world = sample_world(observation, evidence, random.Random(seed))
-    assert world.observation(mover) == observation
+    assert Observation.of_state(world, mover) == observation
     assert sum(world.hand_masks).bit_count() + len(world.pile_codes) == 36
 
 
@@ -153,7 +154,7 @@ def test_in_the_strict_variant_a_take_proves_the_taker_held_no_beater() -> None:
         if game.is_over():
             continue
         mover = game.state.to_move
-        observation, evidence = observe_game(game.start.observation(mover),
+        observation, evidence = observe_game(Observation.of_state(game.start, mover),
                                              game.move_codes)
         rng = random.Random(seed)
         for seat in range(4):

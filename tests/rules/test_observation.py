@@ -11,7 +11,7 @@ from games.rules import Game, IllegalMoveError, InvalidNotationError, Observatio
 
 def test_in_the_duel_a_seat_observes_the_whole_position() -> None:
     state = State.from_tpn("SH 7C9HAS/KD6HTH 8S 1 -")
-    observation = state.observation(0)
+    observation = Observation.of_state(state, 0)
     assert observation.is_complete
     assert observation.tpn() == state.tpn()
     assert observation.to_state() == state
@@ -22,8 +22,8 @@ def test_with_three_players_other_hands_are_written_as_question_marks() -> None:
     assert state.tpn() == ("SHD JCACQDAD9HTHJHAH6S9SQSAS/8CKC8D9DJDKD6H7HQH8STSKS/"
                            "6C7C9CTCQC6D7DTD8HKH7SJS - 0 -")
     # Each seat's own trump six is known to all: the sixes rule put it in that hand.
-    assert state.observation(0).tpn() == "SHD JCACQDAD9HTHJHAH6S9SQSAS/6H?11/6D?11 - 0 -"
-    assert state.observation(2).tpn() == "SHD 6S?11/6H?11/6C7C9CTCQC6D7DTD8HKH7SJS - 0 -"
+    assert Observation.of_state(state, 0).tpn() == "SHD JCACQDAD9HTHJHAH6S9SQSAS/6H?11/6D?11 - 0 -"
+    assert Observation.of_state(state, 2).tpn() == "SHD 6S?11/6H?11/6C7C9CTCQC6D7DTD8HKH7SJS - 0 -"
 
 
 def test_cards_taken_in_view_of_everyone_become_known_until_played() -> None:
@@ -55,7 +55,7 @@ def test_when_only_one_other_hand_is_unknown_a_full_pack_reveals_it_by_eliminati
 
 def test_without_a_full_pack_elimination_does_not_apply() -> None:
     state = State.from_tpn("SHD 7C8C/-/9DTD - 0 1")
-    assert state.observation(0).tpn() == "SHD 7C8C/-/?2 - 0 1"
+    assert Observation.of_state(state, 0).tpn() == "SHD 7C8C/-/?2 - 0 1"
 
 
 def test_observation_tpn_round_trips_and_the_observer_defaults_to_the_mover() -> None:
@@ -87,7 +87,7 @@ def test_malformed_observations_are_rejected(text: str, fault: str) -> None:
 
 def test_sample_state_fills_the_hidden_cards_with_unseen_ones() -> None:
     state = deal(4, seed=9, dealer=3)
-    observation = state.observation(0)
+    observation = Observation.of_state(state, 0)
     for seed in range(5):
         sample = observation.sample_state(random.Random(seed))
         assert sample.hand_mask(0) == state.hand_mask(0)
@@ -95,16 +95,16 @@ def test_sample_state_fills_the_hidden_cards_with_unseen_ones() -> None:
             assert sample.hand_size(seat) == state.hand_size(seat)
             assert sample.hand_mask(seat) & observation.known[seat] == observation.known[seat]
         assert sample.legal_moves() == state.legal_moves()
-        assert sample.observation(0) == observation
+        assert Observation.of_state(sample, 0) == observation
 
 
 def test_the_observer_to_move_knows_its_legal_moves() -> None:
     state = State.from_tpn("SHD 7C9HAS/KD6HTH/8D 8S 1 -")
-    observation = state.observation(1)
+    observation = Observation.of_state(state, 1)
     assert observation.tpn() == "SHD ?3/KD6HTH/?1 8S 1 -"
     assert observation.legal_moves() == state.legal_moves()
     with pytest.raises(ValueError, match="not to move"):
-        state.observation(0).legal_moves()
+        Observation.of_state(state, 0).legal_moves()
     with pytest.raises(ValueError, match="hides cards"):
         observation.to_state()
 
@@ -144,9 +144,9 @@ def test_play_places_the_last_unknown_hand_by_elimination() -> None:
     clubs_diamonds = "6C7C8C9CTCJCQCKC6D7D8D9DTDJDQDKDAD"
     hearts_spades = "6H7H8H9HTHJHQHKHAH6S7S8S9STSJSQSKSAS"
     state = State.from_tpn(f"SHD AC/{clubs_diamonds}/{hearts_spades} - 0 -")
-    before = state.observation(1)
+    before = Observation.of_state(state, 1)
     assert before.tpn() == f"SHD ?1/{clubs_diamonds}/6H6S?16 - 0 -"
     after = before.play("AC")  # seat 0 goes out: only seat 2's cards are left unplaced
     assert after.tpn() == f"SHD -/{clubs_diamonds}/{hearts_spades} AC 1 0"
     state.apply("AC")
-    assert after == state.observation(1)
+    assert after == Observation.of_state(state, 1)

@@ -111,7 +111,7 @@ class PublicKnowledge:
 def _check_observations(state: State, position: reference.Position,
                         knowledge: PublicKnowledge) -> None:
     for observer in range(state.n_players):
-        observation = state.observation(observer)
+        observation = Observation.of_state(state, observer)
         assert Observation.from_tpn(observation.tpn(), observer, state.strict) == observation
         for seat in range(state.n_players):
             shown = _names(observation.known[seat])
@@ -147,10 +147,10 @@ def test_random_games_keep_every_invariant(n_players: int, seed: int, strict: bo
             break
         moves = game.legal_moves()
         move = picks.choice(moves)
-        observed = [state.observation(seat) for seat in range(n_players)]
+        observed = [Observation.of_state(state, seat) for seat in range(n_players)]
         game.play(str(move))
         for seat, before in enumerate(observed):
-            assert before.play(move) == game.state.observation(seat)
+            assert before.play(move) == Observation.of_state(game.state, seat)
         fast.apply_code(move.code)
         knowledge.played(position, str(move))
         position = reference.play(position, str(move))

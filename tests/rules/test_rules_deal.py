@@ -23,6 +23,7 @@ from games.rules import (
 )
 from games.rules.cards import mask_codes
 from games.rules.deal import dealt_hands
+from games.rules.observation import Observation
 
 RULES_EXAMPLE = "SH 7C8CTCJCAC6D9DTD8HTHJHKH6S7S8S9STSQS/6C9CQCKC7D8DJDQDKDAD6H7H9HQHAHJSKSAS - 0 -"
 
@@ -207,7 +208,7 @@ def test_after_a_draw_the_deal_passes_to_the_left() -> None:
 def test_the_duel_is_a_game_of_perfect_information() -> None:
     state = deal(2, seed=8, dealer=1)
     for seat in (0, 1):
-        observation = state.observation(seat)
+        observation = Observation.of_state(state, seat)
         assert observation.is_complete
         assert observation.tpn() == state.tpn()
 
@@ -217,7 +218,7 @@ def test_with_three_or_four_players_a_player_sees_only_their_own_hand_and_the_si
     n_players: int,
 ) -> None:
     state = deal(n_players, seed=8, dealer=0)
-    observation = state.observation(1)
+    observation = Observation.of_state(state, 1)
     assert observation.known[1] == state.hand_mask(1)
     for seat in range(n_players):
         assert observation.hand_size(seat) == state.hand_size(seat)

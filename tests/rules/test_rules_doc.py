@@ -110,11 +110,11 @@ def test_the_observation_examples() -> None:
         moves = " ".join(_spans(then)).split()
         assert moves or then == "—"
         state = State.from_tpn(tpn)
-        followed = state.observation(observer)
+        followed = Observation.of_state(state, observer)
         for move in moves:
             state.apply(move)
             followed = followed.play(move)
-        assert state.observation(observer).tpn() == view, (position, then, seat)
+        assert Observation.of_state(state, observer).tpn() == view, (position, then, seat)
         assert followed.tpn() == view
         assert Observation.from_tpn(view, seat=observer).tpn() == view
 
