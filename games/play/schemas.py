@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from yourtrumps_site.socket_fields import MoveText
+
 Card = Annotated[str, Field(pattern=r"^[6-9TJQKA][CDHS]$")]
 Suit = Literal["C", "D", "H", "S"]
 SeatIndex = Annotated[int, Field(ge=0, le=3)]
@@ -26,7 +28,7 @@ class MoveMessage(_Message):
     """Play a move in notation (`9H`, `QH-7D`, `QH`, `+3`) at the ply the client sees."""
 
     type: Literal["move"]
-    move: Annotated[str, Field(min_length=2, max_length=8)]
+    move: MoveText
     ply: Annotated[int, Field(ge=0, le=100_000)]
 
 
