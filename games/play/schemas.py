@@ -68,6 +68,8 @@ class SeatState(_Message):
     ai_level: int | None
     taken_over: bool
     """At a table: the AI plays this person's seat since they left (`name` is theirs)."""
+    taken_over_ply: Annotated[int, Field(ge=0)] | None
+    """The moves played when the AI took the seat over (it played from the next one on)."""
     trump: Suit | None
     hand: list[Card] | None
     """The cards of this hand the viewer may see (`games.rules.visible_hands`)."""

@@ -95,6 +95,7 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
                 "username": seat.user.username if seat.user_id is not None else None,
                 "ai_level": seat.ai_level,
                 "taken_over": seat.taken_over,
+                "taken_over_ply": seat.taken_over_ply,
                 "trump": seat.trump or None,
                 "clock_ms": seat.clock_ms,
                 "connections": seat.connections,

@@ -173,6 +173,8 @@ def board_labels() -> dict[str, Any]:
         "aiThinking": _("{name} is thinking"),
         # Translators: the seat of a player who left a table, played by the AI since.
         "aiFor": _("AI for {name}"),
+        # Translators: shown to a player who left a table, on coming back to its page.
+        "takenOverYou": _("You left the table: the AI played your seat from move {move}."),
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),

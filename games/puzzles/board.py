@@ -20,7 +20,8 @@ def _seat(state: State, index: int, player: int) -> dict[str, Any]:
         # The player's own seat is named "You" by the board itself.
         "name": _("You") if mine else _("Defender"),
         "kind": "user" if mine else "ai",
-        "ai_level": None, "taken_over": False, "trump": str(state.trump(index)),
+        "ai_level": None, "taken_over": False, "taken_over_ply": None,
+        "trump": str(state.trump(index)),
         "hand": [str(card) for card in state.hand(index)], "hidden": 0,
         "hand_size": state.hand_size(index), "clock_ms": None, "connected": True,
         "place": None, "result": None, "rating_before": None, "rating_after": None,

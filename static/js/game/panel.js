@@ -78,6 +78,14 @@ export const panelMethods = {
     const box = this.parts.actions;
     box.replaceChildren();
     if (!this.isPlayer()) return;
+    const mine = s.seats[s.you];
+    if (mine.taken_over) {
+      // They left the table: the AI plays the seat, and they act for it no more.
+      const note = el("p", "taken-over", fill(this.labels.takenOverYou, { move: mine.taken_over_ply + 1 }));
+      note.dataset.testid = "taken-over";
+      box.append(note);
+      if (s.status === "playing" || s.status === "trumps") return;
+    }
     if (s.status === "playing" || s.status === "trumps") {
       if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
       if (s.status === "playing") {

@@ -20,12 +20,14 @@ export const LABELS = {
   errors: {}, errorGeneric: "That did not work.", reasons: {},
   place: "Place {place}", placeOut: "Out: place {place}", loser: "{name} lost", won: "You won", lost: "You lost",
   draw: "Draw", wonPlace: "You won: place {place}", drawAccepted: "You accepted the draw", drawWaiting: "Still to answer: {names}",
+  takenOverYou: "You left the table: the AI played your seat from move {move}.",
   chooseTrump: "Choose your trump suit", waitTrump: "{name} is choosing a trump suit", trumpDeadline: "A random suit in {s} s",
 };
 
 function seat(index, hand, overrides = {}) {
   return {
-    index, name: `player${index}`, kind: "user", ai_level: null, trump: "SH"[index], hand, hidden: 0,
+    index, name: `player${index}`, kind: "user", ai_level: null, taken_over: false, taken_over_ply: null,
+    trump: "SH"[index], hand, hidden: 0,
     hand_size: hand.length, clock_ms: null, connected: true, place: null, result: null,
     rating_before: null, rating_after: null, ...overrides,
   };
