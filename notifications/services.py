@@ -91,7 +91,9 @@ def notification_challenge(*, challenge: Challenge) -> Notification | None:
 
 
 def _people(seats: list[Seat]) -> list[Seat]:
-    return [seat for seat in seats if seat.user_id is not None and not seat.is_ai]
+    """The accounts that played the match: a person whose seat the AI took over included."""
+    return [seat for seat in seats
+            if seat.user_id is not None and (not seat.is_ai or seat.taken_over)]
 
 
 def notification_rematch_offer(

@@ -303,6 +303,22 @@ def draws_allowed(match: MatchFacts, seats: Sequence[SeatFacts]) -> bool:
     return match.n_players > 2 or not any(seat.is_ai for seat in seats)
 
 
+def rematch_agreed(offer: int | None, accepted: str) -> set[int]:
+    """The seats that agree to the standing rematch offer: its offerer and those who accepted
+    it (`Match.rematch_offer_seat`, `Match.rematch_accepted`, seat digits)."""
+    if offer is None:
+        return set()
+    return {offer, *(int(digit) for digit in accepted)}
+
+
+def rematch_awaited(offer: int | None, accepted: str, *, people: Collection[int]) -> list[int]:
+    """The seats of people (`people`: every seat but the AI's own, a person whose seat the AI
+    took over included) whose agreement the rematch still waits for. A rematch seats everyone
+    who played, so it is made only when every person agreed (the AI always does)."""
+    agreed = rematch_agreed(offer, accepted)
+    return [seat for seat in sorted(people) if seat not in agreed]
+
+
 def draw_agreed(offer: int | None, accepted: str) -> set[int]:
     """The seats that agree to the standing draw offer: its offerer and those who accepted it
     (`Match.draw_accepted`, seat digits)."""

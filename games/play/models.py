@@ -114,6 +114,9 @@ class Match(models.Model):
     draw_accepted = models.CharField(_("draw accepted by"), max_length=4, blank=True)
     rematch_offer_seat = models.PositiveSmallIntegerField(_("rematch offered by"), null=True,
                                                           blank=True)
+    # A rematch seats everyone who played, so every person must agree: the seats (digits, in
+    # seat order) that have accepted the standing offer besides its offerer.
+    rematch_accepted = models.CharField(_("rematch accepted by"), max_length=4, blank=True)
     previous = models.OneToOneField(
         "self", verbose_name=_("previous game of the series"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="rematch",

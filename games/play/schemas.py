@@ -150,6 +150,11 @@ class State(_Message):
     needs them all)."""
     can_offer_draw: bool
     rematch_offer: SeatIndex | None
+    rematch_agreed: list[SeatIndex]
+    """The seats that agree to the standing rematch offer: its offerer and who accepted it."""
+    rematch_awaited: list[SeatIndex]
+    """The people whose agreement the rematch still waits for: it seats everyone who played,
+    so it is made when every person agreed (the AI always does)."""
     rematch_id: int | None
     can_abort: bool
     claim_at_ms: int | None

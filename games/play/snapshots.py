@@ -83,6 +83,7 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
         "draw_offer": match.draw_offer_seat,
         "draw_accepted": match.draw_accepted,
         "rematch_offer": match.rematch_offer_seat,
+        "rematch_accepted": match.rematch_accepted,
         "rematch_id": rematch,
         "result": match.result,
         "loser": match.loser_seat,

@@ -53,7 +53,7 @@ def puzzle_board_state(*, puzzle_id: int, progress: Progress, ply: int,
         "last_move": ({"ply": ply, "seat": last.seat, "move": last.move,
                        "taken": list(last.taken)} if last is not None else None),
         "draw_offer": None, "draw_agreed": [], "draw_awaited": [], "can_offer_draw": False,
-        "rematch_offer": None,
+        "rematch_offer": None, "rematch_agreed": [], "rematch_awaited": [],
         "rematch_id": None, "can_abort": False, "claim_at_ms": None, "result": None,
         "server_time_ms": int(timezone.now().timestamp() * 1000),
     }

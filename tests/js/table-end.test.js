@@ -110,3 +110,20 @@ test("a table drawn by agreement reads a draw to everyone who played it", (t) =>
     document = installPage(BOARD_HTML);
   }
 });
+
+test("a table's rematch waits for every person: who agreed waits, who has not is asked", (t) => {
+  const seats = [{ place: 2, result: "win", name: "anna" }, { place: 1, result: "win", name: "boris" },
+    { place: 4, result: "loss", name: "vera" }, { place: 3, result: "win", name: "gleb", taken_over: true, taken_over_ply: 3 }];
+  const offer = { rematch_offer: 0, rematch_agreed: [0, 1], rematch_awaited: [2, 3] };
+  let b = board(t);
+  b.setState({ ...finished(1, seats, DECIDED), ...offer });
+  assert.equal(testid("rematch").disabled, true);
+  assert.equal(testid("rematch-waiting").textContent, "Still to answer: vera and gleb");
+  document = installPage(BOARD_HTML);
+  b = board(t);
+  b.setState({ ...finished(2, seats, DECIDED), ...offer });
+  assert.equal(document.querySelector("[data-part=actions] .offer").textContent, "anna wants a rematch");
+  testid("rematch").click();
+  assert.deepEqual(sent, [{ type: "rematch" }]);
+  assert.equal(testid("rematch-waiting").textContent, "Still to answer: gleb");
+});

@@ -12,6 +12,8 @@ export const LABELS = {
   yourTurnBeat: "Your turn: beat the top card or take", chooseSecond: "Now choose the card to lay on top",
   theirTurn: "{name} to move", aiThinking: "{name} is thinking", spectating: "You are watching this game",
   emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?", cancel: "Cancel", cardKey: "Key {key}", premove: "Premove: {card} (Esc takes it back)",
+  rematch: "Rematch", rematchOffered: "Rematch offered", acceptRematch: "Accept the rematch",
+  opponentOffersRematch: "{name} wants a rematch",
   offerDraw: "Offer a draw", drawOffered: "Draw offered", acceptDraw: "Accept the draw", declineDraw: "Decline",
   opponentOffersDraw: "{name} offers a draw", claimVictory: "Claim victory", offline: "offline",
   connecting: "Connecting…", reconnecting: "Connection lost. Reconnecting…",
@@ -45,7 +47,7 @@ export function duelState({ you = 0, toMove = 0, hands = [["7C", "9D"], ["6D", "
     legal_moves: you === toMove ? legal : [], take_count: rest.takeCount ?? 0, trump_choice: null,
     moves, last_move: lastMove, draw_offer: drawOffer, draw_agreed: drawAgreed,
     draw_awaited: drawAwaited, can_offer_draw: canOfferDraw,
-    rematch_offer: null, rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
+    rematch_offer: null, rematch_agreed: [], rematch_awaited: [], rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
     server_time_ms: 0,
   };
 }
