@@ -251,6 +251,12 @@ def is_present(seat: SeatFacts, now: datetime) -> bool:
     return seat.present_until is None or seat.present_until > now
 
 
+def is_watching(seat: SeatFacts, focused: int, now: datetime) -> bool:
+    """Whether the seat's player has its game's page in view and focused now (`focused`:
+    `Seat.focused`, the count of such sockets), so that they see their turns come."""
+    return focused > 0 and not seat.is_ai and is_present(seat, now)
+
+
 def absent_since(seat: SeatFacts, now: datetime) -> datetime | None:
     """Since when the seat's player has been away, or None if present or never seen."""
     if is_present(seat, now):

@@ -200,6 +200,9 @@ class Seat(models.Model):
     # left or stopped moving (`games.play.services.takeover`); None while they play it.
     taken_over_ply = models.PositiveIntegerField(_("taken over by the AI at ply"), null=True,
                                                  blank=True)
+    # The open game sockets of this seat whose page is in view and focused: while one is (and
+    # the presence lease runs) the player sees their turns come, and is not notified of them.
+    focused = models.PositiveSmallIntegerField(_("focused pages"), default=0)
 
     class Meta:
         verbose_name = _("seat")

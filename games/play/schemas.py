@@ -37,6 +37,14 @@ class TrumpMessage(_Message):
     suit: Suit
 
 
+class FocusMessage(_Message):
+    """The page came into view and focus, or left it: while it is, its player sees their
+    turns come and is not notified of them."""
+
+    type: Literal["focus"]
+    focused: bool
+
+
 class SimpleMessage(_Message):
     """An action without arguments."""
 
@@ -53,7 +61,7 @@ class SimpleMessage(_Message):
 
 
 ClientMessage = Annotated[
-    MoveMessage | TrumpMessage | SimpleMessage, Field(discriminator="type")
+    MoveMessage | TrumpMessage | FocusMessage | SimpleMessage, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 
