@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -164,25 +163,24 @@ def notification_turn(
     game's page in view and focused (they see it), or when a turn of that game they have not
     read yet is there: one unread "your turn" per game."""
     now = now or timezone.now()
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.is_over or match.ply != ply:
-        return None
-    # A seat the AI took over keeps its person, who has left that game.
-    seat = Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).first()
-    if seat is None or is_watching(seat, seat.focused, now):
-        return None  # gone, or looking at the board: they see their turn come
-    kind = Kind.REMINDER if reminder else Kind.TURN
-    # The trump choices and the first move all come at ply 0: a player who chooses a trump
-    # and then leads has two turns there.
-    phase = ":trumps" if match.status == Status.TRUMPS else ""
     with transaction.atomic():
-        # One unread "your turn" per game: the player's row is locked while it looks, so two
-        # turns told at once make one. (No key lock: a row that refers to the player, such as
-        # this notification, is still written beside it.)
-        get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        # The match's row is locked while it looks (as the seats' focus changes under it), so
+        # two turns of one game told at once make one. No key lock: the notification that
+        # refers to the match is written beside it.
+        match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
+        if match is None or match.is_over or match.ply != ply:
+            return None
+        # A seat the AI took over keeps its person, who has left that game.
+        seat = Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).first()
+        if seat is None or is_watching(seat, seat.focused, now):
+            return None  # gone, or looking at the board: they see their turn come
         if Notification.objects.filter(user_id=user_id, match_id=match_id, kind__in=TURN_KINDS,
                                        read_at__isnull=True).exists():
-            return None
+            return None  # one unread "your turn" per game
+        kind = Kind.REMINDER if reminder else Kind.TURN
+        # The trump choices and the first move all come at ply 0: a player who chooses a
+        # trump and then leads has two turns there.
+        phase = ":trumps" if match.status == Status.TRUMPS else ""
         return notification_create(user_id=user_id, kind=kind,
                                    key=f"{kind}:{match_id}:{ply}{phase}",
                                    match_id=match_id, now=now)

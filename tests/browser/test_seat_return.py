@@ -6,6 +6,7 @@ at 1280 px in English and at 390 px in Polish."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import translation
@@ -14,11 +15,17 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.models import Match, Status
 from games.play.services import Player
-from tests.games.conftest import T0, at
+from tests.games.conftest import T_AHEAD
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _at(seconds: float) -> datetime:
+    """`seconds` after a start far ahead of the clock: no deadline watch running beside the
+    test (a worker's, a server's) finds its deadlines due."""
+    return T_AHEAD + timedelta(seconds=seconds)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -49,9 +56,9 @@ def test_a_player_back_at_a_table_the_ai_took_over_sees_their_seat_and_result(
     leaver.save(update_fields=["language"])
     # Untimed, seat 0 leads: the AI takes seat 0 over when its person has been away 30 s.
     match = services.match_create(players=[Player(user=u) for u in people], trumps="SHD",
-                                  seed=7, dealer=2, public=False, now=T0)
+                                  seed=7, dealer=2, public=False, now=T_AHEAD)
     assert match.to_move == 0
-    services.match_deadline_enforce(match_id=match.pk, now=at(30))
+    services.match_deadline_enforce(match_id=match.pk, now=_at(30))
 
     with translation.override(language):
         from django.utils.translation import gettext as _
@@ -74,7 +81,7 @@ def test_a_player_back_at_a_table_the_ai_took_over_sees_their_seat_and_result(
     expect(page.get_by_test_id("taken-over")).to_be_in_viewport()
     expect(page.get_by_test_id("resign")).to_have_count(0)
 
-    services.match_resign(match_id=match.pk, seat=1)
+    services.match_resign(match_id=match.pk, seat=1, now=_at(40))
 
     expect(game).to_have_attribute("data-status", "finished")
     expect(page.get_by_test_id("result-title")).to_have_text(lost)

@@ -13,7 +13,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.play.checks import is_present
-from games.play.models import Seat
+from games.play.models import Match, Seat
 from games.play.services.core import change_commit, match_lock, next_due_at, seat_check
 from notifications.services import notifications_mark_read_of_match
 
@@ -84,11 +84,15 @@ def seat_focus_change(
     them, and the turn notifications of the game they had not read are read now. Counts
     sockets, as presence does; nobody else is told (no change of the match)."""
     now = now or timezone.now()
-    rows = Seat.objects.filter(match_id=match_id, index=seat)
-    if not focused:
-        rows.filter(focused__gt=0).update(focused=F("focused") - 1)
-        return
     with transaction.atomic():
+        # Under the match's lock, as every change of its seats (no key lock: nothing else of
+        # the match changes, and rows that refer to it are still written beside it).
+        if Match.objects.select_for_update(no_key=True).filter(pk=match_id).first() is None:
+            return
+        rows = Seat.objects.filter(match_id=match_id, index=seat)
+        if not focused:
+            rows.filter(focused__gt=0).update(focused=F("focused") - 1)
+            return
         rows.update(focused=F("focused") + 1)
         user_id = rows.values_list("user_id", flat=True).first()
         if user_id is not None:

@@ -6,6 +6,7 @@ seat the AI took over is asked too, and is seated as the person, never as the AI
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -14,17 +15,23 @@ from games.play import errors, services
 from games.play.errors import PlayError
 from games.play.models import Match, Seat
 from games.play.services import Player
-from tests.games.conftest import T0, at
+from tests.games.conftest import T_AHEAD
 from tests.games.sockets import MatchSocket, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _at(seconds: float) -> datetime:
+    """`seconds` after a start far ahead of the clock: no deadline watch running beside the
+    test (a worker's, a server's) finds its deadlines due."""
+    return T_AHEAD + timedelta(seconds=seconds)
+
+
 def _finished_table(players, **options) -> Match:
     match = services.match_create(players=players, trumps="SHDC"[: len(players)], seed=7,
-                                  dealer=0, now=T0, **options)
+                                  dealer=0, now=T_AHEAD, **options)
     services.match_resign(match_id=match.pk, seat=(match.to_move + 1) % len(players),
-                          now=at(1))
+                          now=_at(1))
     return Match.objects.get(pk=match.pk)
 
 
@@ -77,21 +84,21 @@ def test_the_ai_agrees_but_a_person_whose_seat_it_took_is_asked_and_seated_as_th
     anna, boris, vera = make_user(), make_user(), make_user()
     match = services.match_create(
         players=[Player(user=anna), Player(user=boris), Player(user=vera), Player(ai_level=2)],
-        trumps="SHDC", seed=7, dealer=0, now=T0)
+        trumps="SHDC", seed=7, dealer=0, now=T_AHEAD)
     mover = match.to_move
-    services.match_deadline_enforce(match_id=match.pk, now=at(30))  # the mover left
+    services.match_deadline_enforce(match_id=match.pk, now=_at(30))  # the mover left
     assert Seat.objects.get(match=match, index=mover).taken_over
     stayed = [index for index in range(3) if index != mover]
-    services.match_resign(match_id=match.pk, seat=stayed[0], now=at(31))
+    services.match_resign(match_id=match.pk, seat=stayed[0], now=_at(31))
 
     for index in stayed:
-        assert services.match_rematch(match_id=match.pk, seat=index, now=at(32)).rematch is None
+        assert services.match_rematch(match_id=match.pk, seat=index, now=_at(32)).rematch is None
     assert not Match.objects.filter(previous=match).exists()
     with pytest.raises(PlayError) as refused:
-        services.match_rematch(match_id=match.pk, seat=3, now=at(32))  # the AI's own seat
+        services.match_rematch(match_id=match.pk, seat=3, now=_at(32))  # the AI's own seat
     assert refused.value.code == errors.NOT_ALLOWED
 
-    new = services.match_rematch(match_id=match.pk, seat=mover, now=at(33)).rematch
+    new = services.match_rematch(match_id=match.pk, seat=mover, now=_at(33)).rematch
 
     assert new is not None
     seats = list(Seat.objects.filter(match=new).order_by("index"))
@@ -102,7 +109,7 @@ def test_the_ai_agrees_but_a_person_whose_seat_it_took_is_asked_and_seated_as_th
 def test_agreeing_twice_changes_nothing(make_user):
     three = [make_user() for _ in range(3)]
     match = _finished_table([Player(user=u) for u in three])
-    services.match_rematch(match_id=match.pk, seat=0, now=at(2))
+    services.match_rematch(match_id=match.pk, seat=0, now=_at(2))
     version = Match.objects.get(pk=match.pk).version
-    assert services.match_rematch(match_id=match.pk, seat=0, now=at(3)) is None
+    assert services.match_rematch(match_id=match.pk, seat=0, now=_at(3)) is None
     assert Match.objects.get(pk=match.pk).version == version

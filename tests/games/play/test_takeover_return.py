@@ -5,6 +5,7 @@ not a spectator, and they act no more for it."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -14,18 +15,24 @@ from games.play.models import SeatResult
 from games.play.services import Player
 from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
-from tests.games.conftest import T0, at
+from tests.games.conftest import T_AHEAD
 from tests.games.sockets import MatchSocket, session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _at(seconds: float) -> datetime:
+    """`seconds` after a start far ahead of the clock: no deadline watch running beside the
+    test (a worker's, a server's) finds its deadlines due."""
+    return T_AHEAD + timedelta(seconds=seconds)
+
+
 def _taken_over_table(users, **options):
     match = services.match_create(players=[Player(user=u) for u in users],
                                   trumps="SHDC"[: len(users)],
-                                  seed=7, dealer=0, now=T0, **options)
+                                  seed=7, dealer=0, now=T_AHEAD, **options)
     mover = match.to_move
-    services.match_deadline_enforce(match_id=match.pk, now=at(30))
+    services.match_deadline_enforce(match_id=match.pk, now=_at(30))
     return match, mover
 
 
@@ -48,7 +55,8 @@ def test_the_returning_person_is_their_seat_on_the_socket_and_sees_their_result(
             seen = socket.state
             await socket.send({"type": "resign"})
             refused = await socket.next("error")
-            await asyncio.to_thread(services.match_resign, match_id=match.pk, seat=other)
+            await asyncio.to_thread(services.match_resign, match_id=match.pk, seat=other,
+                                    now=_at(40))
             end = await socket.next("state")
             while end["result"] is None:
                 end = await socket.next("state")
@@ -74,6 +82,6 @@ def test_the_returning_person_is_their_seat_on_the_socket_and_sees_their_result(
 def test_a_spectator_sees_when_the_ai_took_the_seat_over(make_user):
     match, mover = _taken_over_table([make_user() for _ in range(3)])
     view = state_message(snapshot=match_snapshot(match_id=match.pk), viewer_seat=None,
-                         now=at(31))
+                         now=_at(31))
     assert [seat["taken_over_ply"] for seat in view["seats"]] == [
         0 if index == mover else None for index in range(3)]
