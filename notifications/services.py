@@ -21,12 +21,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.matchmaking.models import Challenge, Table
+from games.play.checks import is_watching
 from games.play.models import Match, Seat, Status
 from notifications.models import Kind, Notification, Preference, PushSubscription
 from notifications.selectors import preferences_of
 from yourtrumps_site.celery import task_send_on_commit
 
 logger = logging.getLogger(__name__)
+
+TURN_KINDS = (Kind.TURN, Kind.REMINDER)
+"""The "your turn" notifications: one unread per game, none while its page is in view."""
 
 EMAIL_TASK = "notify.email"
 PUSH_TASK = "notify.push"
@@ -91,7 +95,9 @@ def notification_challenge(*, challenge: Challenge) -> Notification | None:
 
 
 def _people(seats: list[Seat]) -> list[Seat]:
-    return [seat for seat in seats if seat.user_id is not None and not seat.is_ai]
+    """The accounts that played the match: a person whose seat the AI took over included."""
+    return [seat for seat in seats
+            if seat.user_id is not None and (not seat.is_ai or seat.taken_over)]
 
 
 def notification_rematch_offer(
@@ -153,19 +159,31 @@ def notification_turn(
     now: datetime | None = None,
 ) -> Notification | None:
     """It is `user_id`'s turn at `ply` of a correspondence game (`reminder`: and a quarter of
-    the time is left). Nothing when the game has moved on meanwhile."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.is_over or match.ply != ply:
-        return None
-    # A seat the AI took over keeps its person, who has left that game.
-    if not Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).exists():
-        return None
-    kind = Kind.REMINDER if reminder else Kind.TURN
-    # The trump choices and the first move all come at ply 0: a player who chooses a trump
-    # and then leads has two turns there.
-    phase = ":trumps" if match.status == Status.TRUMPS else ""
-    return notification_create(user_id=user_id, kind=kind, key=f"{kind}:{match_id}:{ply}{phase}",
-                               match_id=match_id, now=now)
+    the time is left). Nothing when the game has moved on meanwhile, when the player has the
+    game's page in view and focused (they see it), or when a turn of that game they have not
+    read yet is there: one unread "your turn" per game."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The match's row is locked while it looks (as the seats' focus changes under it), so
+        # two turns of one game told at once make one. No key lock: the notification that
+        # refers to the match is written beside it.
+        match = Match.objects.select_for_update(no_key=True).filter(pk=match_id).first()
+        if match is None or match.is_over or match.ply != ply:
+            return None
+        # A seat the AI took over keeps its person, who has left that game.
+        seat = Seat.objects.filter(match=match, user_id=user_id, ai_level__isnull=True).first()
+        if seat is None or is_watching(seat, seat.focused, now):
+            return None  # gone, or looking at the board: they see their turn come
+        if Notification.objects.filter(user_id=user_id, match_id=match_id, kind__in=TURN_KINDS,
+                                       read_at__isnull=True).exists():
+            return None  # one unread "your turn" per game
+        kind = Kind.REMINDER if reminder else Kind.TURN
+        # The trump choices and the first move all come at ply 0: a player who chooses a
+        # trump and then leads has two turns there.
+        phase = ":trumps" if match.status == Status.TRUMPS else ""
+        return notification_create(user_id=user_id, kind=kind,
+                                   key=f"{kind}:{match_id}:{ply}{phase}",
+                                   match_id=match_id, now=now)
 
 
 def notification_table_closed(
@@ -191,6 +209,20 @@ def notifications_mark_read(
     if notification_id is not None:
         rows = rows.filter(pk=notification_id)
     marked = rows.update(read_at=now)
+    if marked:
+        transaction.on_commit(lambda: _tell_pages(user_id, {"type": "notify.refresh"}))
+    return marked
+
+
+def notifications_mark_read_of_match(
+    *, user_id: int, match_id: int, now: datetime | None = None
+) -> int:
+    """The player has the game's page in view: the turns of it they were told of are read
+    (every open page of theirs is told). Returns how many were unread."""
+    now = now or timezone.now()
+    marked = Notification.objects.filter(
+        user_id=user_id, match_id=match_id, kind__in=TURN_KINDS, read_at__isnull=True,
+    ).update(read_at=now)
     if marked:
         transaction.on_commit(lambda: _tell_pages(user_id, {"type": "notify.refresh"}))
     return marked

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
 from yourtrumps_site.i18n import language_for_scope
+from yourtrumps_site.socket_fields import has_control_characters
 from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
@@ -80,6 +81,8 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
                              "An announcement has 1 to %(count)d characters.",
                              MAX_ANNOUNCEMENT_LENGTH)
             return "", ("invalid", words % {"count": MAX_ANNOUNCEMENT_LENGTH})
+        if has_control_characters(text):
+            return "", ("invalid", _("An announcement cannot hold control characters."))
         return text.strip(), None
 
     async def site_announcement(self, event: dict[str, Any]) -> None:

@@ -1,12 +1,15 @@
 """The messages of the lobby socket, both ways, as pydantic models: what a client may send is
-validated with these on arrival; what the server sends is checked against them by the tests,
-and a JavaScript test checks that the lobby's script reads every field of `Lobby`."""
+validated with these on arrival (each text field of its kind: `yourtrumps_site.socket_fields`);
+what the server sends is checked against them by the tests, and a JavaScript test checks that
+the lobby's script reads every field of `Lobby`."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from yourtrumps_site.socket_fields import PoolKey, TimeControlKey, Token
 
 
 class _Message(BaseModel):
@@ -15,12 +18,12 @@ class _Message(BaseModel):
 
 class PoolJoin(_Message):
     type: Literal["pool_join"]
-    pool: Annotated[str, Field(max_length=10)]
+    pool: PoolKey
 
 
 class SeekCreate(_Message):
     type: Literal["seek_create"]
-    time_control: Annotated[str, Field(max_length=10)]
+    time_control: TimeControlKey
     rated: bool = True
 
 
@@ -33,14 +36,13 @@ class Simple(_Message):
     type: Literal["pool_leave", "pool_fill_ai", "sync"]
 
 
-Token = Annotated[str, Field(min_length=1, max_length=32)]
 SeatIndex = Annotated[int, Field(ge=0, le=3)]
 
 
 class TableCreate(_Message):
     type: Literal["table_create"]
     players: Literal[3, 4]
-    time_control: Annotated[str, Field(max_length=10)]
+    time_control: TimeControlKey
     rated: bool = False
     public: bool = True
 

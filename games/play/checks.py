@@ -251,6 +251,12 @@ def is_present(seat: SeatFacts, now: datetime) -> bool:
     return seat.present_until is None or seat.present_until > now
 
 
+def is_watching(seat: SeatFacts, focused: int, now: datetime) -> bool:
+    """Whether the seat's player has its game's page in view and focused now (`focused`:
+    `Seat.focused`, the count of such sockets), so that they see their turns come."""
+    return focused > 0 and not seat.is_ai and is_present(seat, now)
+
+
 def absent_since(seat: SeatFacts, now: datetime) -> datetime | None:
     """Since when the seat's player has been away, or None if present or never seen."""
     if is_present(seat, now):
@@ -301,6 +307,22 @@ def draws_allowed(match: MatchFacts, seats: Sequence[SeatFacts]) -> bool:
     if match.status != Status.PLAYING:
         return False
     return match.n_players > 2 or not any(seat.is_ai for seat in seats)
+
+
+def rematch_agreed(offer: int | None, accepted: str) -> set[int]:
+    """The seats that agree to the standing rematch offer: its offerer and those who accepted
+    it (`Match.rematch_offer_seat`, `Match.rematch_accepted`, seat digits)."""
+    if offer is None:
+        return set()
+    return {offer, *(int(digit) for digit in accepted)}
+
+
+def rematch_awaited(offer: int | None, accepted: str, *, people: Collection[int]) -> list[int]:
+    """The seats of people (`people`: every seat but the AI's own, a person whose seat the AI
+    took over included) whose agreement the rematch still waits for. A rematch seats everyone
+    who played, so it is made only when every person agreed (the AI always does)."""
+    agreed = rematch_agreed(offer, accepted)
+    return [seat for seat in sorted(people) if seat not in agreed]
 
 
 def draw_agreed(offer: int | None, accepted: str) -> set[int]:

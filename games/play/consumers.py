@@ -8,7 +8,9 @@ Protocol (JSON objects; every message from the server carries `version`):
 - The client sends (`games.play.schemas`): `{"type": "move", "move": "QH-7D", "ply": N}` (N: the
   moves played so far, as in the state), `{"type": "trump", "suit": "S"}`, and
   `resign`, `abort`, `draw_offer`, `draw_accept`, `draw_decline`, `claim_victory`,
-  `rematch`, `sync` (send me the full state) as `{"type": "..."}`.
+  `rematch`, `sync` (send me the full state) as `{"type": "..."}`, and
+  `{"type": "focus", "focused": true|false}` when the page comes into view and focus or leaves
+  it (answered `ok`; a spectator's changes nothing).
 - After a change (by anyone, in any process) the server sends the new `state`; states come
   in version order and a client that sees a gap may `sync`. A successful action is answered
   `{"type": "ok", "for": "<type>", "version": V}` (and `"match_id"` of the new match for a
@@ -41,7 +43,7 @@ from pydantic import ValidationError
 from games.play import errors, selectors, services
 from games.play.errors import PlayError
 from games.play.leases import leases
-from games.play.schemas import MoveMessage, TrumpMessage, client_message
+from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_message
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
@@ -61,6 +63,7 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
     sent_version: int
     language: str
     group: str | None = None
+    focused: bool = False
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -112,6 +115,9 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
         if self.seat is not None:
             leases.release(self.match_id, self.seat)
             try:
+                if self.focused:
+                    await db_call(services.seat_focus_change, match_id=self.match_id,
+                                  seat=self.seat, focused=False)
                 await db_call(services.seat_presence_change, match_id=self.match_id,
                               seat=self.seat, connected=False)
             except PlayError as error:
@@ -148,6 +154,9 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
             await db_call(services.match_deadline_enforce, match_id=self.match_id)
             await self._send_state(await self._read_snapshot(), force=True)
             return
+        if isinstance(message, FocusMessage):
+            await self._focus(message.focused)
+            return
         if self.seat is None:
             await self._error(errors.NOT_A_PLAYER, "spectators cannot act in this match",
                               message.type)
@@ -174,6 +183,15 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
             reply["match_id"] = snapshot["rematch_id"]
         await self.send_json(reply)
         await self._send_state(snapshot)
+
+    async def _focus(self, focused: bool) -> None:
+        """This socket's page came into view and focus, or left it (each socket counts once)."""
+        if self.seat is not None and focused != self.focused:
+            await db_call(services.seat_focus_change, match_id=self.match_id, seat=self.seat,
+                          focused=focused)
+            self.focused = focused
+        version = self.sent_version if self.sent_version >= 0 else None
+        await self.send_json({"type": "ok", "for": "focus", "version": version})
 
     def _act(self, message: Any) -> services.Change | None:
         """Call the service of the message (on a database thread)."""

@@ -114,6 +114,9 @@ class Match(models.Model):
     draw_accepted = models.CharField(_("draw accepted by"), max_length=4, blank=True)
     rematch_offer_seat = models.PositiveSmallIntegerField(_("rematch offered by"), null=True,
                                                           blank=True)
+    # A rematch seats everyone who played, so every person must agree: the seats (digits, in
+    # seat order) that have accepted the standing offer besides its offerer.
+    rematch_accepted = models.CharField(_("rematch accepted by"), max_length=4, blank=True)
     previous = models.OneToOneField(
         "self", verbose_name=_("previous game of the series"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="rematch",
@@ -197,6 +200,9 @@ class Seat(models.Model):
     # left or stopped moving (`games.play.services.takeover`); None while they play it.
     taken_over_ply = models.PositiveIntegerField(_("taken over by the AI at ply"), null=True,
                                                  blank=True)
+    # The open game sockets of this seat whose page is in view and focused: while one is (and
+    # the presence lease runs) the player sees their turns come, and is not notified of them.
+    focused = models.PositiveSmallIntegerField(_("focused pages"), default=0)
 
     class Meta:
         verbose_name = _("seat")

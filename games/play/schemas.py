@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from yourtrumps_site.socket_fields import MoveText
+
 Card = Annotated[str, Field(pattern=r"^[6-9TJQKA][CDHS]$")]
 Suit = Literal["C", "D", "H", "S"]
 SeatIndex = Annotated[int, Field(ge=0, le=3)]
@@ -26,13 +28,21 @@ class MoveMessage(_Message):
     """Play a move in notation (`9H`, `QH-7D`, `QH`, `+3`) at the ply the client sees."""
 
     type: Literal["move"]
-    move: Annotated[str, Field(min_length=2, max_length=8)]
+    move: MoveText
     ply: Annotated[int, Field(ge=0, le=100_000)]
 
 
 class TrumpMessage(_Message):
     type: Literal["trump"]
     suit: Suit
+
+
+class FocusMessage(_Message):
+    """The page came into view and focus, or left it: while it is, its player sees their
+    turns come and is not notified of them."""
+
+    type: Literal["focus"]
+    focused: bool
 
 
 class SimpleMessage(_Message):
@@ -51,7 +61,7 @@ class SimpleMessage(_Message):
 
 
 ClientMessage = Annotated[
-    MoveMessage | TrumpMessage | SimpleMessage, Field(discriminator="type")
+    MoveMessage | TrumpMessage | FocusMessage | SimpleMessage, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -66,6 +76,8 @@ class SeatState(_Message):
     ai_level: int | None
     taken_over: bool
     """At a table: the AI plays this person's seat since they left (`name` is theirs)."""
+    taken_over_ply: Annotated[int, Field(ge=0)] | None
+    """The moves played when the AI took the seat over (it played from the next one on)."""
     trump: Suit | None
     hand: list[Card] | None
     """The cards of this hand the viewer may see (`games.rules.visible_hands`)."""
@@ -146,6 +158,11 @@ class State(_Message):
     needs them all)."""
     can_offer_draw: bool
     rematch_offer: SeatIndex | None
+    rematch_agreed: list[SeatIndex]
+    """The seats that agree to the standing rematch offer: its offerer and who accepted it."""
+    rematch_awaited: list[SeatIndex]
+    """The people whose agreement the rematch still waits for: it seats everyone who played,
+    so it is made when every person agreed (the AI always does)."""
     rematch_id: int | None
     can_abort: bool
     claim_at_ms: int | None

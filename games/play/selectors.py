@@ -35,9 +35,11 @@ def match_seats(*, match: Match) -> list[Seat]:
 
 
 def seat_of(*, seats: Sequence[Seat], viewer: Viewer) -> int | None:
-    """The seat the viewer plays at in this match, or None (a spectator)."""
+    """The seat the viewer plays at in this match, or None (a spectator). A person whose seat
+    the AI took over at a table is still that seat's person: they see it (their hand, their
+    result) though they no longer act for it."""
     for seat in seats:
-        if seat.is_ai:
+        if seat.is_ai and not seat.taken_over:
             continue
         if viewer.user_id is not None and seat.user_id == viewer.user_id:
             return seat.index

@@ -122,6 +122,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
                 "kind": raw["kind"],
                 "ai_level": raw["ai_level"],
                 "taken_over": bool(raw.get("taken_over")),
+                "taken_over_ply": raw.get("taken_over_ply"),
                 "trump": raw["trump"],
                 "hand": _cards(known[facts.index]) if state is not None else None,
                 "hidden": hidden[facts.index] if state is not None else 0,
@@ -162,6 +163,8 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
     player = (viewer_seat is not None and (state is None or viewer_seat not in state.out)
               and not snapshot["seats"][viewer_seat].get("taken_over"))
     offer, accepted = snapshot["draw_offer"], snapshot.get("draw_accepted", "")
+    rematch_offer = snapshot["rematch_offer"]
+    rematch_accepted = snapshot.get("rematch_accepted", "")
     out = state.out if state is not None else ()
     return {
         "type": "state",
@@ -191,7 +194,11 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
         "draw_awaited": checks.draw_awaited(offer, accepted, n_players=match.n_players,
                                             out=out),
         "can_offer_draw": player and checks.draws_allowed(match, seats),
-        "rematch_offer": snapshot["rematch_offer"],
+        "rematch_offer": rematch_offer,
+        "rematch_agreed": sorted(checks.rematch_agreed(rematch_offer, rematch_accepted)),
+        "rematch_awaited": checks.rematch_awaited(
+            rematch_offer, rematch_accepted,
+            people=[s["index"] for s in snapshot["seats"] if s["kind"] != "ai"]),
         "rematch_id": snapshot["rematch_id"],
         "can_abort": checks.can_abort(match, movers=movers),
         "claim_at_ms": _ms(claim_at) if claim_at and to_move != viewer_seat else None,

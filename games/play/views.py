@@ -173,6 +173,8 @@ def board_labels() -> dict[str, Any]:
         "aiThinking": _("{name} is thinking"),
         # Translators: the seat of a player who left a table, played by the AI since.
         "aiFor": _("AI for {name}"),
+        # Translators: shown to a player who left a table, on coming back to its page.
+        "takenOverYou": _("You left the table: the AI played your seat from move {move}."),
         "chooseTrump": _("Choose your trump suit"),
         "waitTrump": _("{name} is choosing a trump suit"),
         "trumpDeadline": _("A random suit in {s} s"),
@@ -196,9 +198,9 @@ def board_labels() -> dict[str, Any]:
         "opponentOffersDraw": _("{name} offers a draw"),
         # Translators: at a table of 3 or 4, a player who agreed to another's draw offer.
         "drawAccepted": _("You accepted the draw"),
-        # Translators: at a table of 3 or 4 a draw needs everyone still holding cards; the
-        # script fills in the names of the others who have not answered yet, as a list
-        # ("Anna and Boris").
+        # Translators: at a table of 3 or 4 a draw needs everyone still holding cards, a
+        # rematch every person who played; the script fills in the names of the others who
+        # have not answered yet, as a list ("Anna and Boris").
         "drawWaiting": _("Still to answer: {names}"),
         "claimVictory": _("Claim victory"),
         "opponentLeft": _("{name} left the game. You may claim victory in {s} s."),

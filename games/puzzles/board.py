@@ -20,7 +20,8 @@ def _seat(state: State, index: int, player: int) -> dict[str, Any]:
         # The player's own seat is named "You" by the board itself.
         "name": _("You") if mine else _("Defender"),
         "kind": "user" if mine else "ai",
-        "ai_level": None, "taken_over": False, "trump": str(state.trump(index)),
+        "ai_level": None, "taken_over": False, "taken_over_ply": None,
+        "trump": str(state.trump(index)),
         "hand": [str(card) for card in state.hand(index)], "hidden": 0,
         "hand_size": state.hand_size(index), "clock_ms": None, "connected": True,
         "place": None, "result": None, "rating_before": None, "rating_after": None,
@@ -52,7 +53,7 @@ def puzzle_board_state(*, puzzle_id: int, progress: Progress, ply: int,
         "last_move": ({"ply": ply, "seat": last.seat, "move": last.move,
                        "taken": list(last.taken)} if last is not None else None),
         "draw_offer": None, "draw_agreed": [], "draw_awaited": [], "can_offer_draw": False,
-        "rematch_offer": None,
+        "rematch_offer": None, "rematch_agreed": [], "rematch_awaited": [],
         "rematch_id": None, "can_abort": False, "claim_at_ms": None, "result": None,
         "server_time_ms": int(timezone.now().timestamp() * 1000),
     }

@@ -84,9 +84,18 @@ test("at the end of a table each player reads their own result and place", (t) =
 
 test("a player who left the table reads the loss of a resignation, whatever the AI's place", (t) => {
   const b = board(t);
-  b.setState(finished(1, [{ place: 2, result: "win" }, { place: 1, result: "loss", taken_over: true },
+  b.setState(finished(1, [{ place: 2, result: "win" }, { place: 1, result: "loss", taken_over: true, taken_over_ply: 6 },
     { place: 4, result: "loss" }, { place: 3, result: "win" }], DECIDED));
   assert.equal(testid("result-title").textContent, "You lost");
+  assert.equal(testid("taken-over").textContent, "You left the table: the AI played your seat from move 7.");
+});
+
+test("a player back at a table the AI plays for them sees their hand but no turn and no acts", (t) => {
+  const b = board(t);
+  b.setState(tableState({ n: 3, you: 1, toMove: 1, legal: [], seats: [{}, { taken_over: true, taken_over_ply: 0 }] }));
+  assert.equal(testid("taken-over").textContent, "You left the table: the AI played your seat from move 1.");
+  assert.equal(testid("resign"), null);
+  assert.equal(document.querySelector("[data-part=status]").textContent, "AI for You is thinking");
 });
 
 test("a table drawn by agreement reads a draw to everyone who played it", (t) => {
@@ -100,4 +109,21 @@ test("a table drawn by agreement reads a draw to everyone who played it", (t) =>
     assert.equal(testid("result-reason").textContent, "Draw by agreement");
     document = installPage(BOARD_HTML);
   }
+});
+
+test("a table's rematch waits for every person: who agreed waits, who has not is asked", (t) => {
+  const seats = [{ place: 2, result: "win", name: "anna" }, { place: 1, result: "win", name: "boris" },
+    { place: 4, result: "loss", name: "vera" }, { place: 3, result: "win", name: "gleb", taken_over: true, taken_over_ply: 3 }];
+  const offer = { rematch_offer: 0, rematch_agreed: [0, 1], rematch_awaited: [2, 3] };
+  let b = board(t);
+  b.setState({ ...finished(1, seats, DECIDED), ...offer });
+  assert.equal(testid("rematch").disabled, true);
+  assert.equal(testid("rematch-waiting").textContent, "Still to answer: vera and gleb");
+  document = installPage(BOARD_HTML);
+  b = board(t);
+  b.setState({ ...finished(2, seats, DECIDED), ...offer });
+  assert.equal(document.querySelector("[data-part=actions] .offer").textContent, "anna wants a rematch");
+  testid("rematch").click();
+  assert.deepEqual(sent, [{ type: "rematch" }]);
+  assert.equal(testid("rematch-waiting").textContent, "Still to answer: gleb");
 });

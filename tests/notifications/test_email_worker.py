@@ -64,8 +64,11 @@ def test_a_game_mails_a_player_at_most_once_an_hour(make_user, worker_outbox):
                                dealer=1, trumps="SH")
     for match in (first, second):
         match.refresh_from_db()
-    # Two moments of the first game, then one of the second: two mails, one per game.
+    # Two moments of the first game, then one of the second: two mails, one per game. (The
+    # first is read once mailed: an unread "your turn" of a game stands for its next ones.)
     services.notification_turn(match_id=first.pk, user_id=dora.pk, ply=first.ply)
+    worker_outbox.wait_for("gapdora@example.com", 1)
+    services.notifications_mark_read(user_id=dora.pk)
     services.notification_turn(match_id=first.pk, user_id=dora.pk, ply=first.ply, reminder=True)
     services.notification_turn(match_id=second.pk, user_id=dora.pk, ply=second.ply)
 

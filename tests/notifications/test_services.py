@@ -128,6 +128,10 @@ def test_a_turn_is_told_once_and_not_once_the_game_moved_on(duel, alice, bob):
     assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply) is None
     assert services.notification_turn(match_id=match.pk, user_id=mover.pk,
                                       ply=match.ply + 1) is None
+    # Unread, the turn stands for the game: the reminder of it waits until it is read.
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply,
+                                      reminder=True) is None
+    services.notifications_mark_read(user_id=mover.pk)
     reminder = services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply,
                                           reminder=True)
     assert reminder is not None
@@ -144,6 +148,7 @@ def test_a_trump_choice_and_the_first_move_at_ply_0_are_two_turns(alice, bob):
         match.refresh_from_db()
         chooser = Seat.objects.get(match=match, index=match.to_move).user
         assert services.notification_turn(match_id=match.pk, user_id=chooser.pk, ply=0)
+        services.notifications_mark_read(user_id=chooser.pk)  # one unread per game
         play.match_choose_trump(match_id=match.pk, seat=match.to_move,
                                 suit=trump_choice_of(match).free_suits[0].letter)
     match.refresh_from_db()
@@ -187,3 +192,69 @@ def test_preferences_default_then_chosen(bob, settings):
     assert chosen["turn"] == {"email"}
     services.email_unsubscribe(user_id=bob.pk, kinds=["turn"])
     assert selectors.preferences_of(user_id=bob.pk)["turn"] == set()
+
+
+def _move(match_id: int) -> Match:
+    from games.rules import State
+
+    match = Match.objects.get(pk=match_id)
+    move = str(State.from_tpn(match.position_tpn).legal_moves()[0])
+    play.move_apply(match_id=match_id, seat=match.to_move, move=move, expected_ply=match.ply)
+    return Match.objects.get(pk=match_id)
+
+
+def test_one_unread_turn_per_game_until_it_is_read(duel, alice, bob):
+    match = _started(duel)
+    mover = Seat.objects.get(match=match, index=match.to_move).user
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply)
+    while True:  # the game goes on until it is the same player's turn again
+        match = _move(match.pk)
+        if Seat.objects.get(match=match, index=match.to_move).user == mover:
+            break
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply) is None
+    assert selectors.unread_count(user_id=mover.pk) == 1
+    other = play.match_create(players=[Player(user=alice), Player(user=bob)], seed=8, dealer=1,
+                              trumps="SH")
+    other_mover = Seat.objects.get(match=other, index=other.to_move).user
+    assert services.notification_turn(match_id=other.pk, user_id=other_mover.pk, ply=0)
+
+    services.notifications_mark_read(user_id=mover.pk)
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply)
+
+
+def test_nothing_is_told_while_the_game_page_is_focused_and_focusing_it_reads_its_turns(
+        duel, alice, bob):
+    match = _started(duel)
+    seat = match.to_move
+    mover = Seat.objects.get(match=match, index=seat).user
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply)
+    other = play.match_create(players=[Player(user=alice), Player(user=bob)], seed=8, dealer=1,
+                              trumps="SH")
+    other_mover = Seat.objects.get(match=other, index=other.to_move).user
+    kept = services.notification_turn(match_id=other.pk, user_id=other_mover.pk, ply=0)
+
+    play.seat_presence_change(match_id=match.pk, seat=seat, connected=True)
+    play.seat_focus_change(match_id=match.pk, seat=seat, focused=True)
+
+    # Looking at the board, they have seen their turn: it is read, and no other is told.
+    assert not Notification.objects.filter(user=mover, match=match, read_at__isnull=True).exists()
+    assert Notification.objects.get(pk=kept.pk).read_at is None  # another game's stays
+    services.notifications_mark_read(user_id=mover.pk)
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply,
+                                      reminder=True) is None
+
+    play.seat_focus_change(match_id=match.pk, seat=seat, focused=False)  # the page in the back
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply,
+                                      reminder=True)
+
+
+def test_focus_counts_only_while_the_page_s_socket_is_there(duel):
+    match = _started(duel)
+    seat = match.to_move
+    mover = Seat.objects.get(match=match, index=seat).user
+    play.seat_presence_change(match_id=match.pk, seat=seat, connected=True)
+    play.seat_focus_change(match_id=match.pk, seat=seat, focused=True)
+    play.seat_presence_change(match_id=match.pk, seat=seat, connected=False)
+
+    assert Seat.objects.get(match=match, index=seat).focused == 0
+    assert services.notification_turn(match_id=match.pk, user_id=mover.pk, ply=match.ply)

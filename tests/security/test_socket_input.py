@@ -1,9 +1,9 @@
 """No socket message or handshake gives a server error: generated messages of every type each
-socket accepts (from its pydantic schema: every field, of its kind or not, fields left out
-and added) on the match socket (as a player and a spectator), the lobby socket and the site
-socket of a real daphne; and generated handshake paths (unknown routes, ids that are not
-sane numbers). The server never fails (no traceback in its log, no close code 1011), and
-every reply is of a type the protocol has.
+socket accepts (from its pydantic schema: every field, of its kind or not, text with NUL bytes
+and control characters in it, fields left out and added) on the match socket (as a player and
+a spectator), the lobby socket and the site socket of a real daphne; and generated handshake
+paths (unknown routes, ids that are not sane numbers). The server never fails (no traceback in
+its log, no close code 1011), and every reply is of a type the protocol has.
 
 `FUZZ_SOCKET_MESSAGES` sets the number of messages per socket (default 300); the counts are
 printed at the end of the run (`tests.security.tally`)."""
@@ -61,6 +61,10 @@ def value_of(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         kinds += [st.integers(low - 2, high + 2), st.integers(-(10**30), 10**30)]
     elif kind == "string":
         kinds.append(st.text(max_size=schema.get("maxLength", 50) + 2))
+        # NUL bytes and control characters, alone or in text of the field's own kind.
+        control = st.sampled_from(["\x00", "\x01", "\x1f", "\x7f", "\n"])
+        kinds.append(st.tuples(st.text("aB3_-+/.dQH", max_size=8), control,
+                               st.text("aB3_-+/.dQH", max_size=8)).map("".join))
     elif kind == "boolean":
         kinds.append(st.booleans())
     return st.one_of(kinds)

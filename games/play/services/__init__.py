@@ -35,7 +35,11 @@ from games.play.services.play import (
     match_create,
     move_apply,
 )
-from games.play.services.presence import seat_presence_change, seat_presence_renew
+from games.play.services.presence import (
+    seat_focus_change,
+    seat_presence_change,
+    seat_presence_renew,
+)
 from games.play.services.rematch import match_rematch
 
 __all__ = [
@@ -55,6 +59,7 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "move_apply",
+    "seat_focus_change",
     "seat_presence_change",
     "seat_presence_renew",
 ]

@@ -1,5 +1,6 @@
 """Who is at the table: game sockets counted per seat, with a lease that open sockets renew
-(whether a seat counts as present is `checks.is_present`)."""
+(whether a seat counts as present is `checks.is_present`), and how many of them are pages in
+view and focused (`checks.is_watching`: the player sees their turns come)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.play.checks import is_present
-from games.play.models import Seat
+from games.play.models import Match, Seat
 from games.play.services.core import change_commit, match_lock, next_due_at, seat_check
+from notifications.services import notifications_mark_read_of_match
 
 
 def seat_presence_change(
@@ -28,13 +30,15 @@ def seat_presence_change(
         if connected:
             if row.connections > 0 and not was_present:
                 row.connections = 0  # a count left behind by a server that died
+                row.focused = 0
             row.connections += 1
             row.present_until = now + timedelta(seconds=settings.GAMES_PRESENCE_LEASE_SECONDS)
         else:
             row.connections = max(0, row.connections - 1)
             if row.connections == 0:
                 row.disconnected_at = now
-        row.save(update_fields=["connections", "disconnected_at", "present_until"])
+                row.focused = 0
+        row.save(update_fields=["connections", "disconnected_at", "present_until", "focused"])
         if was_present != is_present(row, now) and not match.is_over:
             # The others' claim countdown starts or stops; at a table the moment the AI
             # would take the seat over moves with it.
@@ -70,3 +74,26 @@ def seat_presence_renew(
         return Seat.objects.filter(pk__in=free).update(
             present_until=now + timedelta(seconds=settings.GAMES_PRESENCE_LEASE_SECONDS)
         )
+
+
+def seat_focus_change(
+    *, match_id: int, seat: int, focused: bool, now: datetime | None = None
+) -> None:
+    """A game socket of the seat's player says its page came into view and focus (or left
+    it). While one is focused the player sees their turns come: they are not notified of
+    them, and the turn notifications of the game they had not read are read now. Counts
+    sockets, as presence does; nobody else is told (no change of the match)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Under the match's lock, as every change of its seats (no key lock: nothing else of
+        # the match changes, and rows that refer to it are still written beside it).
+        if Match.objects.select_for_update(no_key=True).filter(pk=match_id).first() is None:
+            return
+        rows = Seat.objects.filter(match_id=match_id, index=seat)
+        if not focused:
+            rows.filter(focused__gt=0).update(focused=F("focused") - 1)
+            return
+        rows.update(focused=F("focused") + 1)
+        user_id = rows.values_list("user_id", flat=True).first()
+        if user_id is not None:
+            notifications_mark_read_of_match(user_id=user_id, match_id=match_id, now=now)

@@ -106,7 +106,10 @@ export class Board {
   // --- helpers ----------------------------------------------------------------------------
 
   isPlayer() { return this.state && this.state.you !== null && this.state.you !== undefined; }
-  isMyTurn() { return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you; }
+  isMyTurn() {
+    return this.isPlayer() && this.state.status === "playing" && this.state.to_move === this.state.you
+      && !this.state.seats[this.state.you].taken_over;
+  }
   seatName(index) {
     const seat = this.state.seats[index];
     const name = index === this.state.you ? this.labels.you : seat.name;

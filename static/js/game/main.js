@@ -73,7 +73,13 @@ socket = new ReconnectingSocket(config.socketPath, {
   resendable: carriesPly,
   baseDelayMs: 250,
   maxDelayMs: 5000,
-  onStatus: (status, detail) => board.setConnection(status, detail),
+  onStatus: (status, detail) => {
+    board.setConnection(status, detail);
+    if (status === "open") {
+      focusSent = false; // a new connection starts out of focus on the server
+      sendFocus();
+    }
+  },
   onMessage: (message, answered) => {
     if (message.type === "state") {
       board.setState(message);
@@ -86,6 +92,18 @@ socket = new ReconnectingSocket(config.socketPath, {
     }
   },
 });
+
+// Whether this page is in view and focused, said to the server whenever it changes: while it
+// is, its player sees their turns come and is not notified of them (docs/notifications.md).
+let focusSent = false;
+function sendFocus() {
+  const focused = document.visibilityState === "visible" && document.hasFocus();
+  if (focused === focusSent) return;
+  focusSent = focused;
+  socket.send({ type: "focus", focused });
+}
+for (const name of ["focus", "blur"]) window.addEventListener(name, sendFocus);
+document.addEventListener("visibilitychange", sendFocus);
 
 // While the other player (or the AI) is to move, look again now and then: whether they have
 // left (and the claim countdown) changes without a move, and a deadline that has come (a flag,

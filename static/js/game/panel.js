@@ -78,6 +78,14 @@ export const panelMethods = {
     const box = this.parts.actions;
     box.replaceChildren();
     if (!this.isPlayer()) return;
+    const mine = s.seats[s.you];
+    if (mine.taken_over) {
+      // They left the table: the AI plays the seat, and they act for it no more.
+      const note = el("p", "taken-over", fill(this.labels.takenOverYou, { move: mine.taken_over_ply + 1 }));
+      note.dataset.testid = "taken-over";
+      box.append(note);
+      if (s.status === "playing" || s.status === "trumps") return;
+    }
     if (s.status === "playing" || s.status === "trumps") {
       if (s.can_abort) box.append(this.button(this.labels.abort, "abort", () => this.send({ type: "abort" })));
       if (s.status === "playing") {
@@ -96,13 +104,8 @@ export const panelMethods = {
         link.href = this.matchUrl.replace("{id}", s.rematch_id);
         link.dataset.testid = "rematch-link";
         box.append(link);
-      } else if (s.rematch_offer !== null && s.rematch_offer !== s.you) {
-        box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: s.seats[s.rematch_offer].name })));
-        box.append(this.button(this.labels.acceptRematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
-      } else if (s.rematch_offer === s.you) {
-        const b = this.button(this.labels.rematchOffered, "rematch", () => {});
-        b.disabled = true;
-        box.append(b);
+      } else if (s.rematch_offer !== null) {
+        this.renderRematchOffer(box);
       } else {
         box.append(this.button(this.labels.rematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
       }
@@ -112,6 +115,28 @@ export const panelMethods = {
         link.dataset.testid = "replay-link";
         box.append(link);
       }
+    }
+  },
+
+  /** A standing rematch offer: the viewer's answer, and at a table whose agreement it still
+   *  waits for (a rematch seats everyone who played, so every person must agree). */
+  renderRematchOffer(box) {
+    const s = this.state;
+    if (s.rematch_agreed.includes(s.you)) {
+      const b = this.button(this.labels.rematchOffered, "rematch", () => {});
+      b.disabled = true;
+      box.append(b);
+    } else {
+      box.append(el("p", "offer", fill(this.labels.opponentOffersRematch, { name: s.seats[s.rematch_offer].name })));
+      box.append(this.button(this.labels.acceptRematch, "rematch", () => this.send({ type: "rematch" }), "button primary"));
+    }
+    const others = s.rematch_awaited.filter((index) => index !== s.you);
+    if (s.n_players > 2 && others.length) {
+      // The people themselves: a seat the AI played is asked of the person who left it.
+      const names = others.map((index) => s.seats[index].name);
+      const waiting = el("p", "offer-waiting", fill(this.labels.drawWaiting, { names: listOf(names) }));
+      waiting.dataset.testid = "rematch-waiting";
+      box.append(waiting);
     }
   },
 

@@ -12,6 +12,8 @@ export const LABELS = {
   yourTurnBeat: "Your turn: beat the top card or take", chooseSecond: "Now choose the card to lay on top",
   theirTurn: "{name} to move", aiThinking: "{name} is thinking", spectating: "You are watching this game",
   emptyPile: "The pile is empty", resign: "Resign", abort: "Abort", confirmResign: "Resign this game?", cancel: "Cancel", cardKey: "Key {key}", premove: "Premove: {card} (Esc takes it back)",
+  rematch: "Rematch", rematchOffered: "Rematch offered", acceptRematch: "Accept the rematch",
+  opponentOffersRematch: "{name} wants a rematch",
   offerDraw: "Offer a draw", drawOffered: "Draw offered", acceptDraw: "Accept the draw", declineDraw: "Decline",
   opponentOffersDraw: "{name} offers a draw", claimVictory: "Claim victory", offline: "offline",
   connecting: "Connecting…", reconnecting: "Connection lost. Reconnecting…",
@@ -20,12 +22,14 @@ export const LABELS = {
   errors: {}, errorGeneric: "That did not work.", reasons: {},
   place: "Place {place}", placeOut: "Out: place {place}", loser: "{name} lost", won: "You won", lost: "You lost",
   draw: "Draw", wonPlace: "You won: place {place}", drawAccepted: "You accepted the draw", drawWaiting: "Still to answer: {names}",
+  takenOverYou: "You left the table: the AI played your seat from move {move}.",
   chooseTrump: "Choose your trump suit", waitTrump: "{name} is choosing a trump suit", trumpDeadline: "A random suit in {s} s",
 };
 
 function seat(index, hand, overrides = {}) {
   return {
-    index, name: `player${index}`, kind: "user", ai_level: null, trump: "SH"[index], hand, hidden: 0,
+    index, name: `player${index}`, kind: "user", ai_level: null, taken_over: false, taken_over_ply: null,
+    trump: "SH"[index], hand, hidden: 0,
     hand_size: hand.length, clock_ms: null, connected: true, place: null, result: null,
     rating_before: null, rating_after: null, ...overrides,
   };
@@ -43,7 +47,7 @@ export function duelState({ you = 0, toMove = 0, hands = [["7C", "9D"], ["6D", "
     legal_moves: you === toMove ? legal : [], take_count: rest.takeCount ?? 0, trump_choice: null,
     moves, last_move: lastMove, draw_offer: drawOffer, draw_agreed: drawAgreed,
     draw_awaited: drawAwaited, can_offer_draw: canOfferDraw,
-    rematch_offer: null, rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
+    rematch_offer: null, rematch_agreed: [], rematch_awaited: [], rematch_id: null, can_abort: false, claim_at_ms: null, result: null,
     server_time_ms: 0,
   };
 }

@@ -1,0 +1,36 @@
+"""The kinds of text a socket message may carry, as pydantic types for the socket schemas
+(`games.play.schemas`, `games.matchmaking.schemas`).
+
+Each is held to the same pattern as its HTTP path or form (`yourtrumps_site.converters`, the
+time controls' keys): printable ASCII of its own alphabet and length. So a text that could not
+reach a view by its URL (a NUL byte, a control character, a letter of another script, an
+over-long value) cannot reach a service or a query by a socket either: the message is refused
+as not understood, before anything runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import StringConstraints
+
+from yourtrumps_site.converters import TokenConverter
+
+Token = Annotated[str, StringConstraints(pattern=rf"^{TokenConverter.regex}$")]
+"""A challenge's or a table's link token, as its path (`/table/<token>/`) takes it."""
+
+TimeControlKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-z.+]{1,10}$")]
+"""A time control's key (`3+2`, `0.5+0`, `untimed`, `3d`, `corr`); the service refuses one
+that is not offered."""
+
+PoolKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-z.+/]{1,12}$")]
+"""A quick-pairing pool's key: a time control's, or a table's size and one (`4/3+2`)."""
+
+MoveText = Annotated[str, StringConstraints(pattern=r"^[0-9A-Z+-]{2,8}$")]
+"""A move in notation (`9H`, `QH-7D`, `+3`); the rules engine reads it."""
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether free text (an announcement) holds a NUL byte or another control character,
+    which no form of the site takes either."""
+    return any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 for char in text)
