@@ -169,10 +169,15 @@ def celery_worker(
     another process."""
     from django.conf import settings
 
+    from notifications.management.commands.vapid_keys import vapid_key_pair
+
     # Named after the xdist worker: the ping must hear this run's workers, not the other's.
     name = f"worker-{settings.XDIST_WORKER}" if settings.XDIST_WORKER else "worker"
+    public, private = vapid_key_pair()
     env = {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
            "EMAIL_FILE_PATH": str(worker_mail_dir),
+           # They push (to the subscriptions a test makes), as production's do.
+           "WEBPUSH_VAPID_PUBLIC_KEY": public, "WEBPUSH_VAPID_PRIVATE_KEY": private,
            "TEST_WEBPUSH_LOCAL_ORIGINS": silent_push_service.origin}
     worker = start_celery_worker(env, process_logs, name=name,
                                  queues=[settings.CELERY_TASK_DEFAULT_QUEUE])
