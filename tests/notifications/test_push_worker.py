@@ -42,10 +42,11 @@ def tell(user, n: int) -> None:
                                         key=f"finished:push-test:{user.pk}:{n}") is not None
 
 
-def wait_until(condition, what: str, timeout: float = 90) -> None:
+def wait_until(condition, what, timeout: float = 90) -> None:
+    """`what`: the words of the failure, or a function that says them at that moment."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, f"never: {what}"
+        assert time.monotonic() < deadline, f"never: {what() if callable(what) else what}"
         time.sleep(0.1)
 
 
@@ -62,7 +63,8 @@ def test_the_worker_never_connects_to_an_address_of_this_machine(make_user):
 
         # Refused URLs are removed; a name leading inside counts a failure (it may change).
         wait_until(lambda: PushSubscription.objects.filter(pk=rebound.pk, failures=1).exists(),
-                   "the rebound name's failure counted")
+                   lambda: f"the rebound name's failure counted ({local.connections} "
+                           "connections to this machine meanwhile)", timeout=60)
         wait_until(lambda: not PushSubscription.objects.filter(
             pk__in=[literal.pk, named.pk, with_password.pk]).exists(), "the loopback URLs removed")
         assert local.connections == 0
