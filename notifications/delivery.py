@@ -163,8 +163,9 @@ def notification_push_send(*, notification_id: int) -> int:
     if not subscriptions:
         return 0
     payload = push_payload(notification, _language(notification.user))
-    with ThreadPoolExecutor(max_workers=len(subscriptions),
-                            thread_name_prefix="push") as pool:
+    # A player has at most WEBPUSH_SUBSCRIPTIONS_PER_USER browsers: all at once.
+    threads = min(len(subscriptions), max(1, settings.WEBPUSH_SUBSCRIPTIONS_PER_USER))
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push") as pool:
         outcomes = list(pool.map(lambda subscription: _push(subscription, payload),
                                  subscriptions))
     for subscription, outcome in zip(subscriptions, outcomes, strict=True):
