@@ -67,7 +67,8 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(JS_TESTS)
 
 # The production topology on one machine: two daphne processes, a Celery worker for each
-# queue (the default one for the AI's moves, the slow one) and beat, on PostgreSQL and Redis
+# queue (the default one for the AI's moves, the slow one, the outbound one for e-mail and
+# push) and beat, on PostgreSQL and Redis
 # (see README).
 production: $(STAMP)
 	scripts/run-production-local

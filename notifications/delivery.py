@@ -4,21 +4,24 @@
 E-mail: at most one per game (or challenge) and player per `NOTIFICATIONS_EMAIL_GAP_SECONDS`,
 with a link that unsubscribes from that kind without logging in (a signed token), also in
 the `List-Unsubscribe` header. Web Push: RFC 8030 with VAPID (RFC 8292) and the payload
-encrypted for the browser (aes128gcm, RFC 8291), through pywebpush; a subscription the push
-service says is gone (404, 410) is removed.
+encrypted for the browser (aes128gcm, RFC 8291), through pywebpush, only to the public push
+services `notifications.endpoints` allows, with short timeouts; a subscription the push service
+says is gone (404, 410) is removed, and so is one that fails `WEBPUSH_MAX_FAILURES` times in a
+row. Both tasks run on the outbound queue (`CELERY_OUTBOUND_QUEUE`), away from the AI's moves.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -27,6 +30,7 @@ from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from notifications import selectors
+from notifications.endpoints import EndpointRefused, PinnedPushSession, endpoint_check
 from notifications.models import Channel, Notification, PushSubscription
 from yourtrumps_site.i18n import user_language
 
@@ -144,7 +148,11 @@ def push_payload(notification: Notification, language: str) -> str:
 
 def notification_push_send(*, notification_id: int) -> int:
     """Push the notification to every browser the player subscribed, if they want it pushed
-    and the site has its VAPID keys. Returns how many push services took it."""
+    and the site has its VAPID keys. Returns how many push services took it.
+
+    Each subscription is sent to on its own (at once, each in a thread of this task): one that
+    is refused, unreachable, silent or broken costs that subscription one failure and never
+    the others their message."""
     if not selectors.push_offered():
         return 0
     notification = selectors.notification_get(notification_id=notification_id)
@@ -155,30 +163,60 @@ def notification_push_send(*, notification_id: int) -> int:
     if not subscriptions:
         return 0
     payload = push_payload(notification, _language(notification.user))
-    return sum(_push(subscription, payload) for subscription in subscriptions)
+    # A player has at most WEBPUSH_SUBSCRIPTIONS_PER_USER browsers: all at once.
+    threads = min(len(subscriptions), max(1, settings.WEBPUSH_SUBSCRIPTIONS_PER_USER))
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="push") as pool:
+        outcomes = list(pool.map(lambda subscription: _push(subscription, payload),
+                                 subscriptions))
+    for subscription, outcome in zip(subscriptions, outcomes, strict=True):
+        _record(subscription, outcome)
+    return outcomes.count(SENT)
 
 
-def _push(subscription: PushSubscription, payload: str) -> bool:
+SENT, GONE, FAILED = "sent", "gone", "failed"
+
+
+def _push(subscription: PushSubscription, payload: str) -> str:
+    """Send one message; its outcome. No database here: it runs in a thread of its own."""
     try:
-        webpush(
-            subscription_info={
-                "endpoint": subscription.endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-            },
-            data=payload,
-            vapid_private_key=settings.WEBPUSH_VAPID_PRIVATE_KEY,
-            vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},
-            ttl=settings.WEBPUSH_TTL_SECONDS,
-            timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
-        )
+        target = endpoint_check(subscription.endpoint)
+        with PinnedPushSession(target) as session:
+            webpush(
+                subscription_info={
+                    "endpoint": subscription.endpoint,
+                    "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+                },
+                data=payload,
+                vapid_private_key=settings.WEBPUSH_VAPID_PRIVATE_KEY,
+                vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},
+                ttl=settings.WEBPUSH_TTL_SECONDS,
+                timeout=(settings.WEBPUSH_CONNECT_TIMEOUT_SECONDS,  # type: ignore[arg-type]
+                         settings.WEBPUSH_READ_TIMEOUT_SECONDS),
+                requests_session=session,
+            )
+    except EndpointRefused as refused:
+        logger.warning("push to subscription %s refused: %s", subscription.pk, refused)
+        return GONE if refused.lasting else FAILED
     except WebPushException as error:
         status = getattr(error.response, "status_code", None)
         if status in (404, 410):  # the browser unsubscribed, or the service forgot it
-            PushSubscription.objects.filter(pk=subscription.pk).delete()
-        else:
-            logger.warning("push to subscription %s failed: %s", subscription.pk, error)
-        return False
-    except (OSError, ValueError) as error:  # the service unreachable, a key it refuses
+            return GONE
         logger.warning("push to subscription %s failed: %s", subscription.pk, error)
-        return False
-    return True
+        return FAILED
+    except Exception as error:  # unreachable, silent, a key or claim refused: this one only
+        logger.warning("push to subscription %s failed: %r", subscription.pk, error)
+        return FAILED
+    return SENT
+
+
+def _record(subscription: PushSubscription, outcome: str) -> None:
+    """A success counts the failures from nought again; a subscription gone, or failing
+    `WEBPUSH_MAX_FAILURES` times in a row, is removed."""
+    rows = PushSubscription.objects.filter(pk=subscription.pk)
+    if outcome == SENT:
+        rows.exclude(failures=0).update(failures=0)
+    elif outcome == GONE:
+        rows.delete()
+    else:
+        rows.update(failures=F("failures") + 1)
+        rows.filter(failures__gte=settings.WEBPUSH_MAX_FAILURES).delete()

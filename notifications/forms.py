@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from notifications.endpoints import EndpointRefused, endpoint_check
 from notifications.models import Channel, Kind
 
 
@@ -59,10 +60,12 @@ class PushSubscriptionForm(forms.Form):
 
     def clean_endpoint(self) -> str:
         endpoint: str = self.cleaned_data["endpoint"]
-        # Push services speak HTTPS; anything else would let a page make this site post to
-        # an address of its choosing.
-        if not endpoint.startswith("https://"):
-            raise forms.ValidationError(_("A push endpoint is an https address."))
+        # Only a push service's public host: anything else would let a page make this site
+        # post to an address of its choosing (`notifications.endpoints`).
+        try:
+            endpoint_check(endpoint)
+        except EndpointRefused as refused:
+            raise forms.ValidationError(refused.message) from None
         return endpoint
 
     def clean_p256dh(self) -> str:

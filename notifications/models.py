@@ -7,7 +7,8 @@
   twice for one moment tells it once.
 * `Preference`: a player's choice of channels for one kind; a kind with no row has the
   defaults of `kinds.DEFAULT_CHANNELS`.
-* `PushSubscription`: one browser of a player that accepts Web Push messages.
+* `PushSubscription`: one browser of a player that accepts Web Push messages (at most
+  `WEBPUSH_SUBSCRIPTIONS_PER_USER` a player).
 """
 
 from __future__ import annotations
@@ -105,6 +106,9 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(_("public key"), max_length=120)
     auth = models.CharField(_("authentication secret"), max_length=40)
     created_at = models.DateTimeField(_("created"))
+    # Sends that failed in a row (refused, unreachable, silent, an error of the service): the
+    # subscription is removed at `WEBPUSH_MAX_FAILURES`; a success counts from nought again.
+    failures = models.PositiveSmallIntegerField(_("failures in a row"), default=0)
 
     class Meta:
         verbose_name = _("push subscription")

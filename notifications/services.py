@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.matchmaking.models import Challenge, Table
 from games.play.checks import is_watching
 from games.play.models import Match, Seat, Status
@@ -277,13 +278,23 @@ def email_resubscribe(*, user_id: int, kind: str) -> None:
 def push_subscription_save(
     *, user_id: int, endpoint: str, p256dh: str, auth: str, now: datetime | None = None
 ) -> PushSubscription:
-    """Keep this browser's subscription (a browser that subscribes again replaces its keys;
-    an endpoint belongs to the player who subscribed last)."""
-    subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth,
-                  "created_at": now or timezone.now()},
-    )
+    """Keep this browser's subscription (a browser that subscribes again replaces its keys and
+    its count of failures; an endpoint belongs to the player who subscribed last). A player
+    keeps `WEBPUSH_SUBSCRIPTIONS_PER_USER` browsers: a new one replaces their oldest. The
+    caller has checked the endpoint (`notifications.endpoints.endpoint_check`)."""
+    with transaction.atomic():
+        # Two tabs subscribing at once: one after the other, so the cap holds.
+        User.objects.select_for_update().filter(pk=user_id).first()
+        subscription, _created = PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth, "failures": 0,
+                      "created_at": now or timezone.now()},
+        )
+        kept = PushSubscription.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+        cap = settings.WEBPUSH_SUBSCRIPTIONS_PER_USER
+        overflow = list(kept.values_list("pk", flat=True)[cap:])
+        if overflow:
+            PushSubscription.objects.filter(pk__in=overflow).delete()
     return subscription
 
 

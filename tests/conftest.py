@@ -22,6 +22,7 @@ from tests.support.processes import (
     start_daphne,
     wait_for_worker,
 )
+from tests.support.silent_service import SilentService
 
 # No per-example deadline: CI shares two cores with servers, workers and a browser, so an
 # example's wall time says nothing about the code. Speed is measured by the bench commands.
@@ -146,34 +147,55 @@ def worker_mail_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def silent_push_service() -> Iterator[SilentService]:
+    """A push service on this machine that takes connections and never answers, which the
+    suite's workers take as a push service (`WEBPUSH_LOCAL_ORIGINS`); nothing else local is."""
+    with SilentService() as service:
+        yield service
+
+
+@pytest.fixture(scope="session")
 def celery_worker(
-    server_env: dict[str, str], process_logs: Path, worker_mail_dir: Path
+    server_env: dict[str, str], process_logs: Path, worker_mail_dir: Path,
+    silent_push_service: SilentService,
 ) -> Iterator[ManagedProcess]:
     """Real Celery workers on the tests' Redis and database, ready when the fixture returns:
-    one for the default queue (returned: the AI's moves, the notifications) and one for the
-    slow queue (the analyses and puzzle scans, at a lower CPU priority), as in production, so
-    that a test waiting on an AI move never waits behind another test's analysis, nor shares
-    the cores with it on equal terms. The mail they send goes to files
-    (`worker_outbox` reads them): a test's own process cannot see the locmem outbox of
+    one for the default queue (returned: the AI's moves, the moments of play), one for the
+    slow queue (the analyses and puzzle scans, at a lower CPU priority) and one for the
+    outbound queue (e-mail and Web Push: `extra["outbound"]`), as in production, so that a
+    test waiting on an AI move never waits behind another test's analysis or a silent push
+    service, nor shares the cores with an analysis on equal terms. The mail they send goes to
+    files (`worker_outbox` reads them): a test's own process cannot see the locmem outbox of
     another process."""
     from django.conf import settings
 
+    from notifications.management.commands.vapid_keys import vapid_key_pair
+
     # Named after the xdist worker: the ping must hear this run's workers, not the other's.
     name = f"worker-{settings.XDIST_WORKER}" if settings.XDIST_WORKER else "worker"
+    public, private = vapid_key_pair()
     env = {**server_env, "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-           "EMAIL_FILE_PATH": str(worker_mail_dir)}
+           "EMAIL_FILE_PATH": str(worker_mail_dir),
+           # They push (to the subscriptions a test makes), as production's do.
+           "WEBPUSH_VAPID_PUBLIC_KEY": public, "WEBPUSH_VAPID_PRIVATE_KEY": private,
+           "TEST_WEBPUSH_LOCAL_ORIGINS": silent_push_service.origin}
     worker = start_celery_worker(env, process_logs, name=name,
                                  queues=[settings.CELERY_TASK_DEFAULT_QUEUE])
     slow = start_celery_worker(env, process_logs, name=f"{name}-slow",
                                queues=[settings.CELERY_SLOW_QUEUE], niceness=10)
+    outbound = start_celery_worker(env, process_logs, name=f"{name}-outbound",
+                                   queues=[settings.CELERY_OUTBOUND_QUEUE])
     try:
         wait_for_worker(worker)
         wait_for_worker(slow)
+        wait_for_worker(outbound)
         worker.extra["slow"] = slow
+        worker.extra["outbound"] = outbound
         yield worker
     finally:
         worker.stop()
         slow.stop()
+        outbound.stop()
 
 
 @pytest.fixture

@@ -53,3 +53,19 @@ ACCOUNT_RATE_LIMITS = {"signup": (10_000, 3600), "password_reset": (10_000, 3600
 # the tests it examines the last 8 positions of a game rather than 40 (the tests' puzzles are
 # small endgames), so that the scans of a run's many finished duels keep up.
 PUZZLES_GAME_LAST_POSITIONS = 8
+
+# Web Push: push endpoints' names resolve through a table of the suite's own first
+# (`tests.support.push_names`), then as usual; the suite's local stand-ins of push services are
+# taken as push services (production takes none): the workers of the suite get theirs in
+# `TEST_WEBPUSH_LOCAL_ORIGINS`, a test's own process from the test.
+WEBPUSH_RESOLVER = "tests.support.push_names.resolve"
+TEST_PUSH_NAMES = {
+    "push.example.net": ["93.184.215.14"],
+    "fcm.example.net": ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", "93.184.215.14"],
+    "rebound.example.net": ["127.0.0.1"],
+    "intranet.example.net": ["93.184.215.14", "10.0.0.7"],
+    "metadata.example.net": ["169.254.169.254"],
+    "mapped.example.net": ["::ffff:127.0.0.1"],
+}
+WEBPUSH_LOCAL_ORIGINS = tuple(
+    origin for origin in os.environ.get("TEST_WEBPUSH_LOCAL_ORIGINS", "").split(",") if origin)

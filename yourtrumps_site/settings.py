@@ -228,19 +228,28 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": env.int("CELERY_RESTORE_THROTTLE", default=10),
 }
-# Two queues. The default one carries what must answer within a second (the AI's moves and
-# draw answers, the notifications); the slow one what takes seconds to minutes of CPU (the
-# analysis of a replay, the puzzle scan of a finished duel) or runs over whole tables (the
-# periodic pruning), so that a worker busy with it never holds up an AI seat. Production runs
-# one worker for each (scripts/run-production-local); a worker started without `-Q` consumes
-# both. The slow queue's name follows the default's, so runs that set `CELERY_QUEUE` apart
-# (parallel tests, a second site on one Redis) keep their slow queues apart too.
+# Three queues. The default one carries what must answer within a second (the AI's moves and
+# draw answers, the moments of play that make notifications); the slow one what takes seconds
+# to minutes of CPU (the analysis of a replay, the puzzle scan of a finished duel) or runs over
+# whole tables (the periodic pruning); the outbound one what waits on servers outside the site
+# (e-mail, Web Push), which may take seconds to answer or never answer at all. So a worker busy
+# with an analysis or a silent push service never holds up an AI seat. Production runs
+# workers for each (scripts/run-production-local); a worker started without `-Q` consumes
+# all three. The other queues' names follow the default's, so runs that set `CELERY_QUEUE`
+# apart (parallel tests, a second site on one Redis) keep all their queues apart.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_SLOW_QUEUE = env.str("CELERY_SLOW_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-slow")
+CELERY_OUTBOUND_QUEUE = env.str("CELERY_OUTBOUND_QUEUE",
+                                default=f"{CELERY_TASK_DEFAULT_QUEUE}-outbound")
 CELERY_SLOW_TASKS = ("replays.analyse_match", "puzzles.from_match", "notify.prune",
                      "matchmaking.close_stale_tables")
-CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SLOW_QUEUE))
-CELERY_TASK_ROUTES = {name: {"queue": CELERY_SLOW_QUEUE} for name in CELERY_SLOW_TASKS}
+CELERY_OUTBOUND_TASKS = ("notify.email", "notify.push")
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SLOW_QUEUE),
+                      Queue(CELERY_OUTBOUND_QUEUE))
+CELERY_TASK_ROUTES = {
+    **{name: {"queue": CELERY_SLOW_QUEUE} for name in CELERY_SLOW_TASKS},
+    **{name: {"queue": CELERY_OUTBOUND_QUEUE} for name in CELERY_OUTBOUND_TASKS},
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks, for `celery beat` (make production runs one): old notifications are
@@ -358,9 +367,23 @@ WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
 # Who the push services may write to about this sender (a mailto: or https: URL).
 WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:noreply@localhost")
 # How long a push service keeps a message for a browser that is offline, and how long the
-# site waits for the push service to answer.
+# site waits for a push service to take a connection (TCP and TLS) and then to answer: a
+# service that never answers costs its subscription one failure, not a worker.
 WEBPUSH_TTL_SECONDS = 24 * 3600
-WEBPUSH_TIMEOUT_SECONDS = 10.0
+WEBPUSH_CONNECT_TIMEOUT_SECONDS = env.float("WEBPUSH_CONNECT_TIMEOUT_SECONDS", default=3.0)
+WEBPUSH_READ_TIMEOUT_SECONDS = env.float("WEBPUSH_READ_TIMEOUT_SECONDS", default=5.0)
+# The browsers one person may subscribe (a new one replaces their oldest), and how many
+# failures in a row drop a subscription (a success counts again from nought).
+WEBPUSH_SUBSCRIPTIONS_PER_USER = env.int("WEBPUSH_SUBSCRIPTIONS_PER_USER", default=5)
+WEBPUSH_MAX_FAILURES = env.int("WEBPUSH_MAX_FAILURES", default=5)
+# A push endpoint is an https URL of a push service's public host (`notifications.endpoints`):
+# port 443, no user or password, a host name every address of which is public. The names are
+# resolved by this function ("module.name": (host, port) -> list of address strings), at
+# subscription and again at each send, and the connection goes to the address checked.
+WEBPUSH_RESOLVER = "notifications.endpoints.resolve"
+# Origins ("scheme://host:port") taken as push services without those checks: none in
+# production; the test suite's local stand-ins of a push service.
+WEBPUSH_LOCAL_ORIGINS: tuple[str, ...] = ()
 if bool(WEBPUSH_VAPID_PUBLIC_KEY) != bool(WEBPUSH_VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured(
         "WEBPUSH_VAPID_PUBLIC_KEY and WEBPUSH_VAPID_PRIVATE_KEY go together: set both "

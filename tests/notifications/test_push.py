@@ -18,6 +18,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
+def service(settings):
+    """A `PushService` this test's process takes as a push service (`WEBPUSH_LOCAL_ORIGINS`)."""
+    with PushService() as service:
+        settings.WEBPUSH_LOCAL_ORIGINS = (service.origin,)
+        yield service
+
+
+@pytest.fixture
 def vapid(settings):
     public, private = vapid_key_pair()
     settings.WEBPUSH_VAPID_PUBLIC_KEY = public
@@ -40,15 +48,14 @@ def challenged(alice, bob) -> Notification:
 
 
 def test_a_notification_is_pushed_signed_and_encrypted_for_the_browser(
-    vapid, alice, make_user, settings
+    vapid, alice, make_user, settings, service
 ):
     bob = make_user("pushbob", language="pl")
     browser = Browser()
-    with PushService() as service:
-        subscribe(bob, service, "/push/bob-laptop", browser)
-        notification = challenged(alice, bob)
-        assert delivery.notification_push_send(notification_id=notification.pk) == 1
-        [message] = service.wait_for(1)
+    subscribe(bob, service, "/push/bob-laptop", browser)
+    notification = challenged(alice, bob)
+    assert delivery.notification_push_send(notification_id=notification.pk) == 1
+    [message] = service.wait_for(1)
 
     assert message.path == "/push/bob-laptop"
     assert message.headers["content-encoding"] == "aes128gcm"
@@ -64,26 +71,24 @@ def test_a_notification_is_pushed_signed_and_encrypted_for_the_browser(
     assert payload["tag"] == notification.key
 
 
-def test_a_subscription_the_service_says_is_gone_is_removed(vapid, alice, bob):
-    with PushService() as service:
-        service.answer["/push/old"] = 410
-        subscribe(bob, service, "/push/old", Browser())
-        kept = subscribe(bob, service, "/push/new", Browser())
-        notification = challenged(alice, bob)
-        assert delivery.notification_push_send(notification_id=notification.pk) == 1
-        assert len(service.wait_for(2)) == 2
+def test_a_subscription_the_service_says_is_gone_is_removed(vapid, alice, bob, service):
+    service.answer["/push/old"] = 410
+    subscribe(bob, service, "/push/old", Browser())
+    kept = subscribe(bob, service, "/push/new", Browser())
+    notification = challenged(alice, bob)
+    assert delivery.notification_push_send(notification_id=notification.pk) == 1
+    assert len(service.wait_for(2)) == 2
     assert list(PushSubscription.objects.filter(user=bob)) == [kept]
 
 
 def test_nothing_is_pushed_without_keys_or_against_the_players_choice(
-    vapid, alice, bob, settings
+    vapid, alice, bob, settings, service
 ):
-    with PushService() as service:
-        subscribe(bob, service, "/push/bob", Browser())
-        services.preferences_set(user_id=bob.pk, channels={"challenge": {"email"}})
-        assert delivery.notification_push_send(notification_id=challenged(alice, bob).pk) == 0
-        services.preferences_set(user_id=bob.pk, channels={"challenge": {"push"}})
-        settings.WEBPUSH_VAPID_PUBLIC_KEY = settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
-        carol = type(alice).objects.create_user("pushcarol", password="pw-Xk39-long")
-        assert delivery.notification_push_send(notification_id=challenged(carol, bob).pk) == 0
-        assert service.received == []
+    subscribe(bob, service, "/push/bob", Browser())
+    services.preferences_set(user_id=bob.pk, channels={"challenge": {"email"}})
+    assert delivery.notification_push_send(notification_id=challenged(alice, bob).pk) == 0
+    services.preferences_set(user_id=bob.pk, channels={"challenge": {"push"}})
+    settings.WEBPUSH_VAPID_PUBLIC_KEY = settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
+    carol = type(alice).objects.create_user("pushcarol", password="pw-Xk39-long")
+    assert delivery.notification_push_send(notification_id=challenged(carol, bob).pk) == 0
+    assert service.received == []

@@ -1,7 +1,8 @@
-"""The slow tasks have a queue of their own (`CELERY_SLOW_QUEUE`), so that a worker busy with
-one never holds up an AI seat: where each task is routed, the rule that keeps a new long task
-off the default queue, the queues' names, and real workers on real Redis that consume one
-queue each, as production runs them."""
+"""The slow tasks have a queue of their own (`CELERY_SLOW_QUEUE`), and so have the tasks that
+wait on servers outside the site, e-mail and Web Push (`CELERY_OUTBOUND_QUEUE`), so that a
+worker busy with an analysis or a silent push service never holds up an AI seat: where each
+task is routed, the rule that keeps a new long task off the default queue, the queues' names,
+and real workers on real Redis that consume one queue each, as production runs them."""
 
 from __future__ import annotations
 
@@ -31,11 +32,12 @@ from yourtrumps_site.celery import app
 
 # Every task of the site, by the queue it must go to: a new task fails the first test until
 # it is placed here. Fast: what a player waits on within a second, or takes milliseconds.
+# Outbound: what waits on another server's answer.
 FAST_TASKS = {
-    "games.ai_move", "games.ai_draw_answer", "yourtrumps.ping",
-    "notify.email", "notify.push", "notify.match_finished",
+    "games.ai_move", "games.ai_draw_answer", "yourtrumps.ping", "notify.match_finished",
     "notify.correspondence_turn", "notify.correspondence_reminder",
 }
+OUTBOUND_TASKS = {"notify.email", "notify.push"}
 SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune",
               "matchmaking.close_stale_tables"}
 
@@ -55,11 +57,15 @@ def queue_of(name: str) -> str:
 
 def test_each_task_goes_to_its_queue():
     default, slow = settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE
+    outbound = settings.CELERY_OUTBOUND_QUEUE
 
-    assert set(site_tasks()) == FAST_TASKS | SLOW_TASKS, "place each new task in a queue"
+    assert set(site_tasks()) == FAST_TASKS | SLOW_TASKS | OUTBOUND_TASKS, (
+        "place each new task in a queue")
     assert {name: queue_of(name) for name in FAST_TASKS} == dict.fromkeys(FAST_TASKS, default)
     assert {name: queue_of(name) for name in SLOW_TASKS} == dict.fromkeys(SLOW_TASKS, slow)
-    assert default != slow
+    assert {name: queue_of(name) for name in OUTBOUND_TASKS} == dict.fromkeys(
+        OUTBOUND_TASKS, outbound)
+    assert len({default, slow, outbound}) == 3
 
 
 def test_a_task_allowed_more_time_than_the_default_goes_to_the_slow_queue():
@@ -86,15 +92,16 @@ def test_the_periodic_tasks_go_to_the_slow_queue():
         periodic, settings.CELERY_SLOW_QUEUE)
 
 
-def test_the_slow_queue_is_named_after_the_default_one_and_eager_mode_still_runs_tasks(
+def test_the_other_queues_are_named_after_the_default_one_and_eager_mode_still_runs_tasks(
         tmp_path):
-    """Parallel runs set `CELERY_QUEUE` apart, and their slow queues follow. With no Redis
-    (the embedded default) nothing is routed: the tasks run eagerly, as before."""
+    """Parallel runs set `CELERY_QUEUE` apart, and their slow and outbound queues follow. With
+    no Redis (the embedded default) nothing is routed: the tasks run eagerly, as before."""
     script = ("from yourtrumps_site.celery import app; from django.conf import settings; "
               "print(settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE, "
+              "settings.CELERY_OUTBOUND_QUEUE, "
               "app.conf.task_always_eager, app.tasks['yourtrumps.ping'].delay().get())")
     env = {key: value for key, value in embedded_env(tmp_path).items()
-           if key not in ("CELERY_QUEUE", "CELERY_SLOW_QUEUE")}
+           if key not in ("CELERY_QUEUE", "CELERY_SLOW_QUEUE", "CELERY_OUTBOUND_QUEUE")}
 
     def run(**overrides: str) -> str:
         result = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, timeout=120,
@@ -102,9 +109,10 @@ def test_the_slow_queue_is_named_after_the_default_one_and_eager_mode_still_runs
         assert result.returncode == 0, result.stderr
         return result.stdout.strip()
 
-    assert run() == "celery celery-slow True pong"
-    assert run(CELERY_QUEUE="run-7") == "run-7 run-7-slow True pong"
-    assert run(CELERY_QUEUE="run-7", CELERY_SLOW_QUEUE="long") == "run-7 long True pong"
+    assert run() == "celery celery-slow celery-outbound True pong"
+    assert run(CELERY_QUEUE="run-7") == "run-7 run-7-slow run-7-outbound True pong"
+    assert run(CELERY_QUEUE="run-7", CELERY_SLOW_QUEUE="long",
+               CELERY_OUTBOUND_QUEUE="out") == "run-7 long out True pong"
 
 
 def active_queues(node: str) -> list[str]:
@@ -194,18 +202,22 @@ def test_the_ai_moves_while_an_analysis_sent_before_waits_for_the_slow_worker(
 
 def test_the_suites_workers_serve_one_queue_each_as_in_production(celery_worker):
     """The suite runs a worker per queue: a test waiting on an AI move never waits behind an
-    analysis another test asked for."""
+    analysis another test asked for, nor behind a push service that never answers."""
     assert active_queues(str(celery_worker.extra["node"])) == [settings.CELERY_TASK_DEFAULT_QUEUE]
     assert active_queues(str(celery_worker.extra["slow"].extra["node"])) == [
         settings.CELERY_SLOW_QUEUE]
+    assert active_queues(str(celery_worker.extra["outbound"].extra["node"])) == [
+        settings.CELERY_OUTBOUND_QUEUE]
 
 
 def test_a_worker_started_without_queues_consumes_both(server_env, process_logs):
-    """A worker started without `-Q` takes the slow tasks too (the load tool's one worker)."""
+    """A worker started without `-Q` takes the slow and outbound tasks too (the load tool's
+    one worker)."""
     worker = start_celery_worker(server_env, process_logs, name=f"both-{secrets.token_hex(3)}")
     try:
         wait_for_worker(worker)
         assert active_queues(str(worker.extra["node"])) == sorted(
-            [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE])
+            [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_SLOW_QUEUE,
+             settings.CELERY_OUTBOUND_QUEUE])
     finally:
         worker.stop()
