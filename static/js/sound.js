@@ -25,6 +25,13 @@ const SOUNDS = {
 export const SOUND_NAMES = Object.freeze(Object.keys(SOUNDS));
 
 let context = null;
+// Whether the person has touched the page yet (a click, a key): before that a browser refuses
+// to start audio, and warns of every context made; so none is made, and sounds stay silent.
+let gestured = false;
+
+function mayStartAudio() {
+  return gestured || Boolean(globalThis.navigator?.userActivation?.hasBeenActive);
+}
 
 function storage() {
   try { return window.localStorage; } catch { return null; }
@@ -66,6 +73,7 @@ export function setSoundVolume(volume) {
 }
 
 function audio() {
+  if (!mayStartAudio()) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   if (!context) context = new Context();
@@ -73,7 +81,8 @@ function audio() {
   return context;
 }
 
-/** Play the sound `name` (one of SOUND_NAMES) at the kept volume. Returns whether it sounded. */
+/** Play the sound `name` (one of SOUND_NAMES) at the kept volume. Returns whether it sounded:
+ *  never before the person's first gesture on the page (a spectator who only watches). */
 export function playSound(name) {
   const tones = SOUNDS[name];
   if (!tones) return false;
@@ -101,7 +110,10 @@ export function playSound(name) {
 
 // Browsers start audio only after a gesture on the page: the first one wakes it.
 if (typeof document !== "undefined" && document.addEventListener) {
-  const wake = () => { if (soundVolume()) audio(); };
+  const wake = () => {
+    gestured = true;
+    if (soundVolume()) audio();
+  };
   document.addEventListener("pointerdown", wake, { once: true });
   document.addEventListener("keydown", wake, { once: true });
 }
