@@ -9,6 +9,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+from games.play import services
+from games.play.services import Player
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -86,3 +88,76 @@ def test_the_header_is_one_row_and_the_lobby_says_why_it_cannot_create(
             shot(page, f"header-{language}-{name}-more")
         else:
             expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
+
+
+# A table of four, seat 0 to lead with a dozen cards (its hand overlaps on a phone). Cards
+# known to all (docs/rules.md): the sixes of the trump suits, where they lie (seat 1 holds two,
+# seat 3 one).
+TABLE_OF_FOUR = "SHDC 7C8C9CTCJC7D8D9DTD7H8HAS/6H6DKD9H/KCJHQC/6CQDQH - 0 -"
+
+# The digits' badges of the hand (CSS ::before boxes, placed from their computed style) that
+# cover some card of the hand.
+BADGES_ON_CARDS = """() => {
+  const cards = [...document.querySelectorAll('[data-part=bottom] .hand .card')];
+  const boxes = cards.map((card) => card.getBoundingClientRect());
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const covering = [];
+  let shown = 0;
+  cards.forEach((card, i) => {
+    const badge = getComputedStyle(card, '::before');
+    if (!card.dataset.key || badge.display === 'none' || badge.content === 'none') return;
+    shown += 1;
+    const border = parseFloat(getComputedStyle(card).borderLeftWidth);
+    const left = boxes[i].left + border + parseFloat(badge.left);
+    const top = boxes[i].top + border + parseFloat(badge.top);
+    const box = { left, top, right: left + parseFloat(badge.width), bottom: top + parseFloat(badge.height) };
+    cards.forEach((other, j) => { if (overlap(box, boxes[j])) covering.push(`${card.dataset.key} on ${other.dataset.card}`); });
+  });
+  return { shown, covering };
+}"""
+
+# The opponents' face-up cards, and any of them that lies under another card at its corner.
+KNOWN_CARDS_COVERED = """() => {
+  const known = [...document.querySelectorAll('#game .seat:not(.mine) .hand .card[data-card]')];
+  const covered = known.filter((card) => {
+    const corner = card.querySelector('.corner.tl').getBoundingClientRect();
+    const hit = document.elementFromPoint((corner.left + corner.right) / 2, (corner.top + corner.bottom) / 2);
+    return !hit || hit.closest('.card') !== card;
+  }).map((card) => card.dataset.card);
+  const backsOnKnown = known.filter((card) => {
+    const box = card.getBoundingClientRect();
+    return [...card.parentElement.querySelectorAll('.card.back')].some((back) => {
+      const b = back.getBoundingClientRect();
+      return Math.min(box.right, b.right) - Math.max(box.left, b.left) > 0.5;
+    });
+  }).map((card) => card.dataset.card);
+  return { known: known.map((card) => card.dataset.card).sort(), covered, backsOnKnown };
+}"""
+
+
+def _table_of_four(alice):
+    return services.match_create(
+        players=[Player(user=alice), Player(ai_level=1), Player(ai_level=1), Player(ai_level=1)],
+        dealer=3, start_tpn=TABLE_OF_FOUR)
+
+
+@pytest.mark.parametrize("language", ["en", "eu"])
+def test_the_table_shows_the_known_cards_and_the_keys_beside_the_cards(
+        user_page, make_user, language):
+    """A player's digit badges lie on no card of the hand, and the opponents' cards known to
+    all lie face up under no back; a spectator's page plays no audio, so logs no warning."""
+    alice = make_user("alice")
+    alice.language = language
+    alice.save(update_fields=["language"])
+    match = _table_of_four(alice)
+    for name, viewport in (("wide", WIDE), ("phone", PHONE)):
+        page = user_page(alice, viewport=viewport)
+        page.goto(f"/game/{match.pk}/")
+        expect(page.locator("[data-part=bottom] button.card.playable")).to_have_count(12)
+        badges = page.evaluate(BADGES_ON_CARDS)
+        assert badges == {"shown": 9, "covering": []}, name
+        known = page.evaluate(KNOWN_CARDS_COVERED)
+        assert known == {"known": ["6C", "6D", "6H"], "covered": [], "backsOnKnown": []}, name
+        assert_no_sideways_scroll(page)
+        shot(page, f"table-{language}-{name}")
