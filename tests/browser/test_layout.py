@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from games.play import services
 from games.play.services import Player
+from games.play.time_control import TimeControl
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -20,6 +21,8 @@ expect.set_options(timeout=15_000)
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("LAYOUT_SHOTS", "")
+# The end of the deadline's line for the player to move ("You have 2 days 23 hours to move.").
+DEADLINE_WORDS = {"en": "to move.", "eu": "dituzu jokatzeko."}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -161,3 +164,23 @@ def test_the_table_shows_the_known_cards_and_the_keys_beside_the_cards(
         assert known == {"known": ["6C", "6D", "6H"], "covered": [], "backsOnKnown": []}, name
         assert_no_sideways_scroll(page)
         shot(page, f"table-{language}-{name}")
+
+
+@pytest.mark.parametrize("language", ["en", "eu"])
+def test_a_correspondence_game_shows_its_deadline_with_the_hand(user_page, make_user, language):
+    """The time a player has to move is in view with their hand, on a phone's first screen too."""
+    alice, bob = make_user("alice"), make_user("bob")
+    alice.language = language
+    alice.save(update_fields=["language"])
+    match = services.match_create(players=[Player(user=alice), Player(user=bob)], seed=11,
+                                  dealer=1, trumps="SH", time_control=TimeControl.parse("3d"))
+    for name, viewport in (("wide", WIDE), ("phone", PHONE)):
+        page = user_page(alice, viewport=viewport)
+        page.goto(f"/game/{match.pk}/")
+        deadline = page.get_by_test_id("corr-deadline")
+        expect(deadline).to_contain_text(DEADLINE_WORDS[language])
+        expect(deadline).to_be_in_viewport(ratio=1)
+        expect(page.locator("[data-part=bottom] .hand .card").first).to_be_in_viewport(ratio=1)
+        assert page.evaluate(BADGES_ON_CARDS)["covering"] == []
+        assert_no_sideways_scroll(page)
+        shot(page, f"corr-{language}-{name}")
