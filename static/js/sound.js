@@ -25,13 +25,10 @@ const SOUNDS = {
 export const SOUND_NAMES = Object.freeze(Object.keys(SOUNDS));
 
 let context = null;
-// Whether the person has touched the page yet (a click, a key): before that a browser refuses
-// to start audio, and warns of every context made; so none is made, and sounds stay silent.
+// Whether the person has acted on the page yet (a key, a click, a tap): before that a browser
+// refuses to start audio, and warns of every context made; so none is made, and sounds stay
+// silent.
 let gestured = false;
-
-function mayStartAudio() {
-  return gestured || Boolean(globalThis.navigator?.userActivation?.hasBeenActive);
-}
 
 function storage() {
   try { return window.localStorage; } catch { return null; }
@@ -73,7 +70,7 @@ export function setSoundVolume(volume) {
 }
 
 function audio() {
-  if (!mayStartAudio()) return null;
+  if (!gestured) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   if (!context) context = new Context();
@@ -108,12 +105,14 @@ export function playSound(name) {
   return true;
 }
 
-// Browsers start audio only after a gesture on the page: the first one wakes it.
+// Browsers start audio only after a gesture on the page (a tap counts once the finger lifts):
+// the first one wakes it.
+const GESTURES = ["keydown", "pointerup", "click"];
 if (typeof document !== "undefined" && document.addEventListener) {
   const wake = () => {
+    for (const name of GESTURES) document.removeEventListener(name, wake);
     gestured = true;
     if (soundVolume()) audio();
   };
-  document.addEventListener("pointerdown", wake, { once: true });
-  document.addEventListener("keydown", wake, { once: true });
+  for (const name of GESTURES) document.addEventListener(name, wake);
 }

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.services import Player
 from games.play.time_control import TimeControl
+from tests.browser.game_page import play_first_legal
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -164,6 +165,25 @@ def test_the_table_shows_the_known_cards_and_the_keys_beside_the_cards(
         assert known == {"known": ["6C", "6D", "6H"], "covered": [], "backsOnKnown": []}, name
         assert_no_sideways_scroll(page)
         shot(page, f"table-{language}-{name}")
+
+    watcher = user_page(make_user("watcher"), viewport=WIDE)
+    logged: list[str] = []
+    watcher.on("console", lambda message: logged.append(message.text))
+    # A browser's own policy refuses audio before a gesture and warns of each context made then;
+    # this Chromium's headless one allows it, so the contexts made are counted.
+    watcher.add_init_script("""(() => { window.audioContexts = 0;
+      const Made = window.AudioContext;
+      window.AudioContext = class extends Made {
+        constructor(...args) { super(...args); window.audioContexts += 1; } }; })()""")
+    watcher.goto(f"/game/{match.pk}/")
+    expect(watcher.locator("#game")).to_have_attribute("data-ply", "0")
+    watcher.evaluate("""() => { window.soundsCalled = 0;
+      document.addEventListener('yourtrumps:sound', () => { window.soundsCalled += 1; }); }""")
+    play_first_legal(page)
+    # The player's move and the AI's after it reach the spectator, each calling for its sound.
+    watcher.wait_for_function("() => window.soundsCalled >= 2", timeout=30_000)
+    assert watcher.evaluate("window.audioContexts") == 0
+    assert [text for text in logged if "Audio" in text or "play()" in text] == []
 
 
 @pytest.mark.parametrize("language", ["en", "eu"])
