@@ -4,6 +4,7 @@ px), in English and in Basque (the longest words of the four languages)."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from django.core.management import call_command
@@ -204,3 +205,54 @@ def test_a_correspondence_game_shows_its_deadline_with_the_hand(user_page, make_
         assert page.evaluate(BADGES_ON_CARDS)["covering"] == []
         assert_no_sideways_scroll(page)
         shot(page, f"corr-{language}-{name}")
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("en", WIDE), ("eu", PHONE)])
+def test_the_replay_shows_an_analysis_that_takes_minutes_once_it_is_done(
+        user_page, finished_duel, language, viewport):
+    """The page asks again, less and less often, for as long as the analysis is pending: a busy
+    worker may take many minutes (the page's clock is run on, the fetches are real)."""
+    from django.core.cache import cache
+
+    from games.replays.selectors import analysis_key
+    from tests.browser.replay_page import analysis_of
+
+    key = analysis_key(finished_duel.pk)
+    cache.set(key, {"status": "pending"}, 3600)  # asked for already: no task is sent
+    alice = finished_duel.seats.get(index=0).user
+    alice.language = language
+    alice.save(update_fields=["language"])
+    page = user_page(alice, viewport=viewport)
+    fetches = {"sent": 0, "done": 0}
+    data_url = f"/game/{finished_duel.pk}/replay.json"
+
+    def count(kind: str):
+        return lambda request: fetches.__setitem__(kind, fetches[kind] + (data_url in request.url))
+
+    page.on("request", count("sent"))
+    page.on("requestfinished", count("done"))
+    page.on("requestfailed", count("done"))
+    page.clock.install()
+    page.goto(f"/game/{finished_duel.pk}/replay#9")
+    page.wait_for_selector("[data-testid=replay][data-ready=true]")
+    analysis = page.get_by_test_id("analysis")
+    expect(analysis).to_have_attribute("data-status", "pending")
+
+    def run_on(seconds: int) -> None:
+        for _ in range(seconds // 5):
+            page.clock.run_for(5000)
+            page.wait_for_function("() => true")  # let the page's fetch, if any, go out
+            deadline = time.monotonic() + 5
+            while fetches["done"] < fetches["sent"] and time.monotonic() < deadline:
+                page.wait_for_timeout(20)
+
+    run_on(6 * 60)
+    asked = fetches["sent"]
+    assert 5 < asked < 40  # less and less often, never stopping
+    cache.set(key, analysis_of(finished_duel), 3600)
+    run_on(60)
+    expect(analysis).to_have_attribute("data-status", "done")
+    expect(page.get_by_test_id("eval-svg")).to_be_visible()
+    expect(page.get_by_test_id("replay")).to_have_attribute("data-ply", "9")
+    assert_no_sideways_scroll(page)
+    shot(page, f"replay-{language}-{viewport['width']}")
