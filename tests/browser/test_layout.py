@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.play import services
+from games.play.models import Vacation
 from games.play.services import Player
 from games.play.time_control import TimeControl
 from tests.browser.game_page import play_first_legal
@@ -68,16 +71,32 @@ def assert_no_sideways_scroll(page) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "eu"])
-def test_the_header_is_one_row_and_the_lobby_says_why_it_cannot_create(
+def test_the_header_the_lobby_and_the_vacation_of_a_player_in_a_game(
         user_page, make_user, language):
     """The signed-in header at 1280 px: one row, the links that do not fit under "More"; at 390
-    px the menu. The lobby of a person playing a live game: no live table or seek, and why."""
+    px the menu. The lobby of a person playing a live game: no live table or seek, and why. The
+    vacation page's end, a time of day: one full stop."""
     user = make_user("alexandra")
     user.language = language
     user.save(update_fields=["language"])
+    # Playing a live game (the AI is to choose its trump first: nothing moves meanwhile).
+    services.match_create(players=[Player(ai_level=1), Player(user=user)], dealer=1)
+    now = timezone.now()
+    Vacation.objects.create(user=user, starts_at=now,
+                            ends_at=now.replace(hour=0, minute=33) + timedelta(days=2))
     for name, viewport in (("wide", WIDE), ("phone", PHONE)):
         page = user_page(user, viewport=viewport)
         page.goto("/lobby/")
+        expect(page.get_by_test_id("live-match")).to_be_visible()
+        for form in ("table", "seek"):
+            expect(page.get_by_test_id(f"{form}-create")).to_be_disabled()
+            expect(page.get_by_test_id(f"{form}-busy")).to_be_visible()
+        shot(page, f"lobby-{language}-{name}", full_page=True)
+        # A correspondence game is played beside the live one: that may be created.
+        page.get_by_test_id("table-time-control").select_option("3d")
+        expect(page.get_by_test_id("table-create")).to_be_enabled()
+        expect(page.get_by_test_id("table-busy")).to_be_hidden()
+        expect(page.get_by_test_id("seek-create")).to_be_disabled()
         assert_header_one_row(page)
         assert_no_sideways_scroll(page)
         shot(page, f"header-{language}-{name}")
@@ -93,6 +112,12 @@ def test_the_header_is_one_row_and_the_lobby_says_why_it_cannot_create(
             shot(page, f"header-{language}-{name}-more")
         else:
             expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
+        page.goto("/play/vacation/")
+        vacation = page.get_by_test_id("vacation-current")
+        expect(vacation).to_contain_text(":33")
+        assert ".." not in vacation.inner_text()
+        assert_no_sideways_scroll(page)
+        shot(page, f"vacation-{language}-{name}")
 
 
 # A table of four, seat 0 to lead with a dozen cards (its hand overlaps on a phone). Cards
