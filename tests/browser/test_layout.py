@@ -3,7 +3,6 @@ px), in English and in Basque (the longest words of the four languages)."""
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import timedelta
 
@@ -25,7 +24,6 @@ expect.set_options(timeout=15_000)
 
 WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SHOTS = os.environ.get("LAYOUT_SHOTS", "")
 # The end of the deadline's line for the player to move ("You have 2 days 23 hours to move.").
 DEADLINE_WORDS = {"en": "to move.", "eu": "dituzu jokatzeko."}
 
@@ -41,18 +39,15 @@ def _servers_then_orm(_catalogues_compiled: None, asgi_server: ManagedProcess,
     """Start the servers first, then let the ORM run beside sync Playwright's event loop."""
 
 
-def shot(page, name: str, **options) -> None:
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/{name}.png", **options)
-
-
 # How many rows the header's parts lie on (each part's middle, 12 px apart counts as a row).
 HEADER_ROWS = """() => {
   const parts = [...document.querySelectorAll(
     '.site-header .brand, .site-header .menu-button, .site-nav > ul > li, .account-state > *')]
     .filter((part) => part.getClientRects().length);
-  const middles = parts.map((part) => { const r = part.getBoundingClientRect(); return (r.top + r.bottom) / 2; })
-    .sort((a, b) => a - b);
+  const middles = parts.map((part) => {
+    const box = part.getBoundingClientRect();
+    return (box.top + box.bottom) / 2;
+  }).sort((a, b) => a - b);
   return middles.filter((middle, i) => i === 0 || middle - middles[i - 1] > 12).length;
 }"""
 
@@ -91,7 +86,6 @@ def test_the_header_the_lobby_and_the_vacation_of_a_player_in_a_game(
         for form in ("table", "seek"):
             expect(page.get_by_test_id(f"{form}-create")).to_be_disabled()
             expect(page.get_by_test_id(f"{form}-busy")).to_be_visible()
-        shot(page, f"lobby-{language}-{name}", full_page=True)
         # A correspondence game is played beside the live one: that may be created.
         page.get_by_test_id("table-time-control").select_option("3d")
         expect(page.get_by_test_id("table-create")).to_be_enabled()
@@ -99,7 +93,6 @@ def test_the_header_the_lobby_and_the_vacation_of_a_player_in_a_game(
         expect(page.get_by_test_id("seek-create")).to_be_disabled()
         assert_header_one_row(page)
         assert_no_sideways_scroll(page)
-        shot(page, f"header-{language}-{name}")
         if name == "phone":
             page.get_by_test_id("menu-button").click()
             expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
@@ -109,7 +102,6 @@ def test_the_header_the_lobby_and_the_vacation_of_a_player_in_a_game(
             page.get_by_test_id("nav-more-button").click()
             expect(page.get_by_test_id("nav-more-list").get_by_test_id("nav-leaderboard")
                    ).to_be_visible()
-            shot(page, f"header-{language}-{name}-more")
         else:
             expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
         page.goto("/play/vacation/")
@@ -117,7 +109,6 @@ def test_the_header_the_lobby_and_the_vacation_of_a_player_in_a_game(
         expect(vacation).to_contain_text(":33")
         assert ".." not in vacation.inner_text()
         assert_no_sideways_scroll(page)
-        shot(page, f"vacation-{language}-{name}")
 
 
 # A table of four, seat 0 to lead with a dozen cards (its hand overlaps on a phone). Cards
@@ -141,8 +132,11 @@ BADGES_ON_CARDS = """() => {
     const border = parseFloat(getComputedStyle(card).borderLeftWidth);
     const left = boxes[i].left + border + parseFloat(badge.left);
     const top = boxes[i].top + border + parseFloat(badge.top);
-    const box = { left, top, right: left + parseFloat(badge.width), bottom: top + parseFloat(badge.height) };
-    cards.forEach((other, j) => { if (overlap(box, boxes[j])) covering.push(`${card.dataset.key} on ${other.dataset.card}`); });
+    const box = { left, top, right: left + parseFloat(badge.width),
+      bottom: top + parseFloat(badge.height) };
+    cards.forEach((other, j) => {
+      if (overlap(box, boxes[j])) covering.push(`${card.dataset.key} on ${other.dataset.card}`);
+    });
   });
   return { shown, covering };
 }"""
@@ -152,7 +146,8 @@ KNOWN_CARDS_COVERED = """() => {
   const known = [...document.querySelectorAll('#game .seat:not(.mine) .hand .card[data-card]')];
   const covered = known.filter((card) => {
     const corner = card.querySelector('.corner.tl').getBoundingClientRect();
-    const hit = document.elementFromPoint((corner.left + corner.right) / 2, (corner.top + corner.bottom) / 2);
+    const hit = document.elementFromPoint(
+      (corner.left + corner.right) / 2, (corner.top + corner.bottom) / 2);
     return !hit || hit.closest('.card') !== card;
   }).map((card) => card.dataset.card);
   const backsOnKnown = known.filter((card) => {
@@ -190,21 +185,19 @@ def test_the_table_shows_the_known_cards_and_the_keys_beside_the_cards(
         known = page.evaluate(KNOWN_CARDS_COVERED)
         assert known == {"known": ["6C", "6D", "6H"], "covered": [], "backsOnKnown": []}, name
         assert_no_sideways_scroll(page)
-        shot(page, f"table-{language}-{name}")
 
     watcher = user_page(make_user("watcher"), viewport=WIDE)
     logged: list[str] = []
     watcher.on("console", lambda message: logged.append(message.text))
     # A browser's own policy refuses audio before a gesture and warns of each context made then;
     # this Chromium's headless one allows it, so the contexts made are counted.
-    watcher.add_init_script("""(() => { window.audioContexts = 0;
+    watcher.add_init_script("""(() => { window.audioContexts = 0; window.soundsCalled = 0;
       const Made = window.AudioContext;
       window.AudioContext = class extends Made {
-        constructor(...args) { super(...args); window.audioContexts += 1; } }; })()""")
+        constructor(...args) { super(...args); window.audioContexts += 1; } };
+      document.addEventListener('yourtrumps:sound', () => { window.soundsCalled += 1; }); })()""")
     watcher.goto(f"/game/{match.pk}/")
     expect(watcher.locator("#game")).to_have_attribute("data-ply", "0")
-    watcher.evaluate("""() => { window.soundsCalled = 0;
-      document.addEventListener('yourtrumps:sound', () => { window.soundsCalled += 1; }); }""")
     play_first_legal(page)
     # The player's move and the AI's after it reach the spectator, each calling for its sound.
     watcher.wait_for_function("() => window.soundsCalled >= 2", timeout=30_000)
@@ -220,7 +213,7 @@ def test_a_correspondence_game_shows_its_deadline_with_the_hand(user_page, make_
     alice.save(update_fields=["language"])
     match = services.match_create(players=[Player(user=alice), Player(user=bob)], seed=11,
                                   dealer=1, trumps="SH", time_control=TimeControl.parse("3d"))
-    for name, viewport in (("wide", WIDE), ("phone", PHONE)):
+    for viewport in (WIDE, PHONE):
         page = user_page(alice, viewport=viewport)
         page.goto(f"/game/{match.pk}/")
         deadline = page.get_by_test_id("corr-deadline")
@@ -229,7 +222,6 @@ def test_a_correspondence_game_shows_its_deadline_with_the_hand(user_page, make_
         expect(page.locator("[data-part=bottom] .hand .card").first).to_be_in_viewport(ratio=1)
         assert page.evaluate(BADGES_ON_CARDS)["covering"] == []
         assert_no_sideways_scroll(page)
-        shot(page, f"corr-{language}-{name}")
 
 
 @pytest.mark.parametrize(("language", "viewport"), [("en", WIDE), ("eu", PHONE)])
@@ -280,4 +272,3 @@ def test_the_replay_shows_an_analysis_that_takes_minutes_once_it_is_done(
     expect(page.get_by_test_id("eval-svg")).to_be_visible()
     expect(page.get_by_test_id("replay")).to_have_attribute("data-ply", "9")
     assert_no_sideways_scroll(page)
-    shot(page, f"replay-{language}-{viewport['width']}")
