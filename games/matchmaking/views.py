@@ -28,7 +28,7 @@ from games.matchmaking.forms import (
 )
 from games.matchmaking.pools import TABLE_POOL_SIZES, pool_key
 from games.play.forms import ai_levels, time_control_choices
-from games.play.time_control import LIVE, TimeControl
+from games.play.time_control import CORRESPONDENCE, LIVE, TimeControl
 from yourtrumps_site.i18n import plural_labels
 
 
@@ -108,6 +108,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             ],
             "time_controls": time_control_choices(untimed=True, correspondence=True),
             "seek_choices": time_control_choices(untimed=False, correspondence=True),
+            # Options a person playing a live game may still choose (played beside it).
+            "correspondence_keys": {control.key for control in CORRESPONDENCE},
             "levels": ai_levels(),
             "lobby_config": lobby_config(request),
         },

@@ -25,6 +25,10 @@ const SOUNDS = {
 export const SOUND_NAMES = Object.freeze(Object.keys(SOUNDS));
 
 let context = null;
+// Whether the person has acted on the page yet (a key, a click, a tap): before that a browser
+// refuses to start audio, and warns of every context made; so none is made, and sounds stay
+// silent.
+let gestured = false;
 
 function storage() {
   try { return window.localStorage; } catch { return null; }
@@ -66,6 +70,7 @@ export function setSoundVolume(volume) {
 }
 
 function audio() {
+  if (!gestured) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   if (!context) context = new Context();
@@ -73,7 +78,8 @@ function audio() {
   return context;
 }
 
-/** Play the sound `name` (one of SOUND_NAMES) at the kept volume. Returns whether it sounded. */
+/** Play the sound `name` (one of SOUND_NAMES) at the kept volume. Returns whether it sounded:
+ *  never before the person's first gesture on the page (a spectator who only watches). */
 export function playSound(name) {
   const tones = SOUNDS[name];
   if (!tones) return false;
@@ -99,9 +105,14 @@ export function playSound(name) {
   return true;
 }
 
-// Browsers start audio only after a gesture on the page: the first one wakes it.
+// Browsers start audio only after a gesture on the page (a tap counts once the finger lifts):
+// the first one wakes it.
+const GESTURES = ["keydown", "pointerup", "click"];
 if (typeof document !== "undefined" && document.addEventListener) {
-  const wake = () => { if (soundVolume()) audio(); };
-  document.addEventListener("pointerdown", wake, { once: true });
-  document.addEventListener("keydown", wake, { once: true });
+  const wake = () => {
+    for (const name of GESTURES) document.removeEventListener(name, wake);
+    gestured = true;
+    if (soundVolume()) audio();
+  };
+  for (const name of GESTURES) document.addEventListener(name, wake);
 }

@@ -35,3 +35,26 @@ test("the volume is kept between 0 and 100, and a muted sound is announced but s
   assert.equal(playSound("no such sound"), false);
   assert.deepEqual(heard, [{ name: "challenge", volume: 0 }]);
 });
+
+test("no audio is made before the person's first gesture on the page, then it sounds", async () => {
+  const document = installPage("");
+  globalThis.window.localStorage = { getItem: () => null, setItem: () => {} };
+  globalThis.CustomEvent = globalThis.window.CustomEvent;
+  const made = [];
+  globalThis.window.AudioContext = class {
+    constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; made.push(this); }
+    createOscillator() { return { frequency: {}, connect: (node) => node, start() {}, stop() {} }; }
+    createGain() {
+      const ramp = () => {};
+      return { gain: { setValueAtTime: ramp, exponentialRampToValueAtTime: ramp }, connect: (node) => node };
+    }
+  };
+  // A fresh copy of the module, with its listeners on this page.
+  const { playSound } = await import("../../static/js/sound.js?before-gesture");
+  assert.equal(playSound("move"), false); // a spectator who only watches: silent, no warning
+  assert.equal(made.length, 0);
+  document.dispatchEvent(new globalThis.window.Event("keydown"));
+  assert.equal(made.length, 1);
+  assert.equal(playSound("move"), true);
+  assert.equal(made.length, 1);
+});

@@ -117,8 +117,9 @@ setInterval(() => {
 // A correspondence game says in words how long the player to act has, and leads on to the
 // next game waiting once the viewer has moved.
 const correspondencePart = document.querySelector("[data-part=correspondence]");
+const deadlineLine = document.querySelector("[data-part=deadline]");
 function correspondence() {
-  showCorrespondence(correspondencePart, board.state, config.labels, board.nowServer());
+  showCorrespondence(correspondencePart, deadlineLine, board.state, config.labels, board.nowServer());
 }
 if (correspondencePart) setInterval(correspondence, 1000);
 

@@ -1,6 +1,7 @@
 // The lobby: quick-pairing pools, the live lists of seeks and tables, challenges for the player.
 // Every word shown comes from the page (config.labels); the server's messages are shown as sent.
 import { el, fill } from "../dom.js";
+import { renderCreateForm } from "./forms.js";
 import { connectLobby, readConfig } from "./socket.js";
 import { renderMyTable, renderMyTables, renderTables } from "./tables.js";
 
@@ -20,6 +21,13 @@ const fillAI = searching.querySelector("[data-role=fill-ai]");
 let searchingSince = null;
 let fillAIAt = null;
 let clockOffsetMs = 0;
+// Whether the person plays a live game (the server's `live_match`): no live game may be made.
+let playing = false;
+const createForms = [document.getElementById("table-form"), document.getElementById("seek-form")];
+function renderCreateForms() {
+  for (const form of createForms) renderCreateForm(form, { playing });
+}
+for (const form of createForms) form.addEventListener("change", renderCreateForms);
 
 function say(text, isError = false) {
   status.textContent = text;
@@ -118,6 +126,8 @@ function renderMe(me) {
   }
   challengesIn.hidden = me.challenges_in.length === 0;
   liveMatch.hidden = !me.live_match;
+  playing = Boolean(me.live_match);
+  renderCreateForms();
   if (me.live_match) {
     liveMatch.querySelector("[data-role=text]").textContent = labels.liveMatch;
     const link = liveMatch.querySelector("[data-role=link]");

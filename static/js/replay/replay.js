@@ -361,10 +361,14 @@ function showAnalysis() {
   })} ${fill(labels.mark_counts, { blunder: of("blunder"), mistake: of("mistake"), inaccuracy: of("inaccuracy") })}`;
 }
 
-let analysisPolls = 0;
+// While the analysis is pending the page asks for the replay's data again, less and less often
+// (a busy worker may take many minutes), until the analysis is done or failed.
+const ANALYSIS_POLL_FIRST_MS = 2000;
+const ANALYSIS_POLL_MAX_MS = 30_000;
+let analysisPollDelay = ANALYSIS_POLL_FIRST_MS;
+
 async function pollAnalysis() {
-  if (!data.analysis || data.analysis.status !== "pending" || !data.data_url || analysisPolls > 60) return;
-  analysisPolls += 1;
+  if (!data.analysis || data.analysis.status !== "pending" || !data.data_url) return;
   try {
     // Not from the browser's cache: a finished game's data may be cached for a minute.
     const response = await fetch(data.data_url, {
@@ -384,7 +388,8 @@ async function pollAnalysis() {
   } catch {
     // the next poll tries again
   }
-  setTimeout(pollAnalysis, 5000);
+  analysisPollDelay = Math.min(ANALYSIS_POLL_MAX_MS, Math.round(analysisPollDelay * 1.5));
+  setTimeout(pollAnalysis, analysisPollDelay);
 }
 
 // --- a game being played: follow it through the match socket ---------------------------------
@@ -436,4 +441,4 @@ go(plyFromLocation(), { keepHash: true });
 showAnalysis();
 root.dataset.ready = "true";
 follow();
-setTimeout(pollAnalysis, 3000);
+setTimeout(pollAnalysis, analysisPollDelay);

@@ -65,6 +65,21 @@ def test_the_vacation_page_starts_and_ends_a_vacation(logged_in, alice, bob):
     assert vacation_current(user_id=alice.pk, now=timezone.now() + timedelta(seconds=1)) is None
 
 
+@pytest.mark.parametrize("language", ["en", "pl", "ru", "eu"])
+def test_a_vacation_says_its_end_without_a_doubled_full_stop(logged_in, alice, language):
+    """English writes a time of day "12:33 a.m.": a sentence that ended on it would end "..".
+    """
+    now = timezone.now()
+    ends = now.replace(hour=0, minute=33) + timedelta(days=2)
+    Vacation.objects.create(user=alice, starts_at=now - timedelta(hours=1), ends_at=ends)
+    for name in ("games:vacation", "games:your_turn"):
+        page = logged_in.get(reverse(name), HTTP_ACCEPT_LANGUAGE=language)
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert "0:33" in text or "12:33" in text, name
+        assert ".." not in text.replace("...", ""), (name, language)
+
+
 def test_the_pages_ask_for_a_log_in(client):
     for name in ("games:your_turn", "games:next_game", "games:vacation", "games:vacation_end"):
         assert reverse("accounts:login") in client.get(reverse(name)).url
