@@ -1,6 +1,6 @@
 """Puzzles cut from duel positions, every step proved exactly.
 
-Public names: ``Step``, ``Puzzle``, ``PuzzleFinder``, ``find_puzzle``, ``MAX_STEPS``.
+Public names: ``PuzzleFinder``, ``find_puzzle``, ``MAX_STEPS``.
 
 A position is a puzzle when the player to move wins, every move that keeps the win is one
 move up to interchangeable cards (``games.ai.puzzles.equivalence``), and every other move is
@@ -28,49 +28,17 @@ from games.ai.duel import WIN, DuelTable, Key
 from games.ai.duel_search import SearchTimeout
 from games.ai.evaluation import WIN_SCORE
 from games.ai.puzzles.equivalence import card_labels, move_signature
+from games.ai.puzzles.lines import Puzzle, Step
 from games.ai.puzzles.proofs import Prover
 from games.ai.puzzles.themes import puzzle_rating, puzzle_themes
 from games.ai.search import Searcher
 from games.rules.cards import mask_of
-from games.rules.moves import format_move_code
 from games.rules.state import State
 
 MAX_STEPS: Final = 15
 """The longest line, in moves of both sides."""
 FILTER_NODES: Final = 4_000
 """The budget of the cheap filter's search, in nodes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    move: int
-    """The move's code: the player's answer as shown (the lowest accepted code), or the
-    defender's reply."""
-    accepted: tuple[int, ...]
-    """Every move accepted here, sorted: the proven winning moves of a player's step, the
-    reply itself for the defender's."""
-    player: bool
-
-    def text(self) -> str:
-        return format_move_code(self.move)
-
-
-@dataclass(frozen=True, slots=True)
-class Puzzle:
-    tpn: str
-    """The position, the player to move."""
-    ply: int | None
-    """The position's index in the game it came from (None: not from a game)."""
-    steps: tuple[Step, ...]
-    """The player's moves and the defender's replies in turn, the player's first and
-    last."""
-    themes: tuple[str, ...] = ()
-    rating: float = 1500.0
-    wrong: int = 0
-    """Classes of the first position's moves that do not win."""
-
-    def moves_text(self) -> list[str]:
-        return [step.text() for step in self.steps]
 
 
 @dataclass(slots=True)

@@ -17,15 +17,13 @@ The themes (their keys; the site translates their names):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from games.ai.duel import DRAW, DuelTable
+from games.ai.puzzles.lines import Step
 from games.rules.cards import ace_of
 from games.rules.moves import BEAT_BASE, TAKE_BASE
 from games.rules.state import State
-
-if TYPE_CHECKING:
-    from games.ai.puzzles.finder import Step
 
 THEMES: Final = ("take_to_win", "trump_ace", "last_card", "draw_rule", "long_line",
                  "sacrifice")
