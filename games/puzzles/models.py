@@ -25,6 +25,8 @@ THEME_LABELS = {
     "draw_rule": _("Draw rule"),
     "long_line": _("Long line"),
     "sacrifice": _("Sacrifice"),
+    "one_move": _("One move"),
+    "short_line": _("Short line"),
 }
 assert tuple(THEME_LABELS) == THEMES
 

@@ -80,7 +80,7 @@ def test_a_line_of_three_moves_with_its_themes() -> None:
     puzzle = find_puzzle(State.from_tpn("DH KC6D7H/ACAH - 1 -"))
     assert puzzle is not None
     assert puzzle.moves_text() == ["AC", "6D-KC", "AH"]
-    assert puzzle.themes == ("trump_ace", "last_card")
+    assert puzzle.themes == ("trump_ace", "last_card", "short_line")
     assert [step.player for step in puzzle.steps] == [True, False, True]
     _recheck(puzzle)
 
@@ -89,7 +89,7 @@ def test_take_to_win_and_the_draw_rule_avoided() -> None:
     puzzle = find_puzzle(State.from_tpn("DC JD/KD QH6S9CJS 0 -"))
     assert puzzle is not None
     assert puzzle.moves_text() == ["+3", "+1", "6S"]
-    assert puzzle.themes == ("take_to_win", "draw_rule")
+    assert puzzle.themes == ("take_to_win", "draw_rule", "short_line")
     _recheck(puzzle)
 
 
@@ -100,6 +100,22 @@ def test_interchangeable_cards_are_one_answer_and_all_accepted() -> None:
     assert len(puzzle.steps[0].accepted) == 6
     assert "7S-JS" in puzzle.moves_text()[0]
     _recheck(puzzle)
+
+
+def test_every_puzzle_has_a_theme() -> None:
+    # Neither line takes, plays a trump ace, ends on the last card or sacrifices: the length
+    # of the line is their theme.
+    three = find_puzzle(State.from_tpn("HS QC9DKS/AD8H9H - 0 -"))
+    assert three is not None
+    assert three.moves_text() == ["QC", "+1", "KS"]
+    assert three.themes == ("short_line",)
+    one = find_puzzle(State.from_tpn("HS QCKS/AD8H9H 9D 1 -"))
+    assert one is not None
+    assert one.moves_text() == ["AD-8H"]
+    assert one.themes == ("one_move",)
+    sample = [p for p, _start, _seed in self_play_puzzles(40, seed=0)]
+    assert all(puzzle.themes for puzzle in sample)
+    assert {"one_move", "short_line", "long_line"} <= {t for p in sample for t in p.themes}
 
 
 def test_signatures_split_at_a_card_in_play() -> None:

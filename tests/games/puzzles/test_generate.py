@@ -44,8 +44,8 @@ def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(
         State.from_tpn(PUZZLE_TPN).tpn(), Source.GAME, match.pk, 0)
     assert puzzle.moves == ["AC", "6D-KC", "AH"]
     assert puzzle.solution[0] == {"move": "AC", "player": True, "accepted": ["AC"]}
-    assert puzzle.themes == ["trump_ace", "last_card"]
-    assert puzzle.theme_bits == theme_bits(["trump_ace", "last_card"])
+    assert puzzle.themes == ["trump_ace", "last_card", "short_line"]
+    assert puzzle.theme_bits == theme_bits(["trump_ace", "last_card", "short_line"])
     assert PuzzleScan.objects.get(match=match).found == 1
 
 
@@ -64,7 +64,7 @@ def test_generate_takes_finished_games_first_then_self_play(alice, bob):
     lines = out.getvalue().splitlines()
     assert len(lines) == 6
     tpn = State.from_tpn(PUZZLE_TPN).tpn()
-    assert lines[0] == f"{tpn} | AC 6D-KC AH | trump_ace,last_card | 1280"
+    assert lines[0] == f"{tpn} | AC 6D-KC AH | trump_ace,last_card,short_line | 1280"
     for line in lines:
         tpn, moves, _themes, rating = (part.strip() for part in line.split("|"))
         state = State.from_tpn(tpn)
