@@ -140,22 +140,33 @@ class PuzzleFinder:
     def in_game(self, start: State, codes: Iterable[int],
                 last: int | None = None) -> Iterator[Puzzle]:
         """The puzzles of a game's positions in turn (``codes``: its moves), of its
-        ``last`` positions only if given (a full deal's proven wins are near its end). A
-        position that a puzzle found before already reaches in its line is not examined
-        again."""
+        ``last`` positions only if given (a full deal's proven wins are near its end).
+
+        Puzzles of one game never overlap: once a puzzle is kept, the positions the game
+        reaches within its line's plies are not examined (whatever the game played there:
+        the line's own moves, an interchangeable card, or another reply), nor any later
+        position where its line has the player to move (the game may come back to one by
+        takes); and a later puzzle whose line has the player to move at a kept puzzle's
+        position is not kept. So no puzzle is the tail of another of the same game."""
         state = start.clone()
         covered: set[Key] = set()
+        starts: set[Key] = set()
+        line_end = -1  # the ply of the last kept puzzle's last move
         moves = [*codes, None]
         first = 0 if last is None else max(0, len(moves) - last)
         for ply, code in enumerate(moves):
             if state.is_over():
                 return
             key = _key(state)
-            if ply >= first and key not in covered:
+            if ply >= first and ply > line_end and key not in covered:
                 puzzle = self.find(state, ply)
                 if puzzle is not None:
-                    covered.update(_line_keys(state, puzzle))
-                    yield puzzle
+                    line = _line_keys(state, puzzle)
+                    if not line & starts:
+                        covered |= line
+                        starts.add(key)
+                        line_end = ply + len(puzzle.steps) - 1
+                        yield puzzle
             if code is None:
                 return
             state.apply_code(code)
