@@ -53,7 +53,7 @@ function lineWithMoves(template, moves) {
       const move = el("span", "move-text");
       move.dataset.testid = `${name}-move`;
       move.dataset.move = moves[name];
-      move.innerHTML = moveHtml(moves[name]);
+      move.innerHTML = moveHtml(moves[name], labels);
       node.append(move);
     } else if (part) {
       node.append(part);
