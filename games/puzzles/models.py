@@ -31,6 +31,11 @@ THEME_LABELS = {
 assert tuple(THEME_LABELS) == THEMES
 
 
+def theme_labels(themes: list[str] | tuple[str, ...]) -> list[str]:
+    """The names of theme keys, in the order of ``THEMES``, in the active language."""
+    return [str(label) for theme, label in THEME_LABELS.items() if theme in themes]
+
+
 def theme_bits(themes: list[str] | tuple[str, ...]) -> int:
     """The bit mask of theme keys (an unknown key raises ValueError)."""
     return sum(1 << THEMES.index(theme) for theme in set(themes))

@@ -24,7 +24,7 @@ from games.puzzles import selectors, services
 from games.puzzles.board import puzzle_board_state, puzzle_board_states
 from games.puzzles.daily import puzzle_daily
 from games.puzzles.forms import PuzzleFilterForm, PuzzleMovesForm
-from games.puzzles.models import THEME_LABELS, Puzzle
+from games.puzzles.models import Puzzle, theme_labels
 from games.puzzles.players import GuestPuzzles, Streak
 from games.puzzles.solving import PuzzleMoveError, puzzle_follow, puzzle_line
 
@@ -90,12 +90,14 @@ def _page(request: HttpRequest, puzzle: Puzzle | None, *, mode: str,
         played = (selectors.puzzle_attempt_of(user=user, puzzle_id=puzzle.pk)
                   if user is not None else None)
         guest = _guest(request)
+        played_before = played is not None or (guest is not None and puzzle.pk in guest.played)
         context.update({
-            "themes": [THEME_LABELS[theme] for theme in puzzle.themes if theme in THEME_LABELS],
+            # The themes give the answer away: shown once the player's play of it is over
+            # (here, or with the end of a play: ``_end_data``).
+            "themes": theme_labels(puzzle.themes) if played_before else [],
             "game_url": (f"{reverse('replays:replay', args=[puzzle.match_id])}?ply={puzzle.ply}"
                          if puzzle.match_id is not None and puzzle.ply is not None else ""),
-            "played_before": played is not None or (
-                guest is not None and puzzle.pk in guest.played),
+            "played_before": played_before,
             "puzzle_config": {
                 "puzzleId": puzzle.pk,
                 "moveUrl": reverse("puzzles:move", args=[puzzle.pk]),
@@ -124,7 +126,9 @@ def _refused(code: str, detail: str, status: int = BAD_REQUEST) -> JsonResponse:
     return JsonResponse({"error": detail, "code": code}, status=status)
 
 
-def _end_data(end: services.PlayEnd) -> dict[str, Any]:
+def _end_data(end: services.PlayEnd, puzzle: Puzzle) -> dict[str, Any]:
+    """The end of a play as the page shows it, with the puzzle's themes: never sent before
+    the play is over, since they tell the answer."""
     delta = (ratings.shown_change(end.rating_before, end.rating_after)
              if end.rating_before is not None and end.rating_after is not None else None)
     return {
@@ -133,16 +137,17 @@ def _end_data(end: services.PlayEnd) -> dict[str, Any]:
         "delta": delta,
         "streak": ({"current": end.streak.current, "best": end.streak.best}
                    if end.streak is not None else None),
+        "themes": theme_labels(puzzle.themes),
     }
 
 
-def _ended(request: HttpRequest, puzzle_id: int, solved: bool) -> dict[str, Any]:
+def _ended(request: HttpRequest, puzzle: Puzzle, solved: bool) -> dict[str, Any]:
     guest = _guest(request)
-    end = services.puzzle_play_end(puzzle_id=puzzle_id, user=_user(request), guest=guest,
+    end = services.puzzle_play_end(puzzle_id=puzzle.pk, user=_user(request), guest=guest,
                                    solved=solved)
     if guest is not None:
         guest.save(request.session)
-    return _end_data(end)
+    return _end_data(end, puzzle)
 
 
 @require_POST
@@ -165,7 +170,7 @@ def move(request: HttpRequest, puzzle_id: int) -> HttpResponse:
                   "puzzle_over": _("The puzzle is over.")}.get(error.code,
                                                                _("That is not a move."))
         return _refused(error.code, detail)
-    end = (_ended(request, puzzle.pk, progress.outcome == "solved")
+    end = (_ended(request, puzzle, progress.outcome == "solved")
            if progress.outcome != "playing" else None)
     return JsonResponse({
         "outcome": progress.outcome, "wrong": progress.wrong, "correct": progress.correct,
@@ -186,7 +191,7 @@ def solution(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     return JsonResponse({
         "states": puzzle_board_states(puzzle_id=puzzle.pk, progress=progress, first=0,
                                       ended=True),
-        "end": _ended(request, puzzle.pk, False),
+        "end": _ended(request, puzzle, False),
     })
 
 

@@ -76,6 +76,34 @@ def test_a_wrong_move_is_shown_with_the_right_one_and_fails(alice_client, alice)
     assert PuzzleAttempt.objects.get(user=alice).solved is False
 
 
+def test_the_themes_are_sent_only_once_the_play_is_over(alice_client, client):
+    puzzle = stored(TAKE_TO_WIN)  # take_to_win, draw_rule, short_line
+    words = ["Take to win", "Draw rule", "Short line"]
+    for page in (alice_client.get(f"/puzzles/{puzzle.pk}/"),
+                 alice_client.get("/puzzles/daily/"), client.get(f"/puzzles/{puzzle.pk}/")):
+        html = page.content.decode()
+        assert page.context["themes"] == []
+        assert 'data-testid="puzzle-theme"' not in html
+        # Nowhere on the page ("Draw rule" is among the board's words for a game's end).
+        assert "Take to win" not in html
+        assert "Short line" not in html
+        assert "take_to_win" not in html
+    right = play(alice_client, puzzle, "+3")
+    assert right.json()["outcome"] == "playing"
+    assert "themes" not in right.json()
+    assert "Take to win" not in right.content.decode()
+    solved = play(alice_client, puzzle, "+3", "6S").json()
+    assert solved["outcome"] == "solved"
+    assert solved["end"]["themes"] == words
+    after = alice_client.get(f"/puzzles/{puzzle.pk}/")
+    assert after.context["themes"] == words
+    assert after.content.decode().count('data-testid="puzzle-theme"') == 3
+    # A guest who gives up gets them with the solution, and on the page from then on.
+    given_up = client.post(f"/puzzles/{puzzle.pk}/solution").json()
+    assert given_up["end"]["themes"] == words
+    assert client.get(f"/puzzles/{puzzle.pk}/").context["themes"] == words
+
+
 def test_interchangeable_cards_are_one_answer_and_the_line_follows_the_card_chosen(client):
     puzzle = stored(INTERCHANGEABLE)
     assert puzzle.moves == ["7D", "+1", "8D", "9D-7D", "6C"]
@@ -145,6 +173,7 @@ def test_a_guest_plays_unrated_once_per_session_and_gets_a_new_puzzle_next(clien
     assert page.status_code == 200
     assert page.context["puzzle"] == near
     end = play(client, near, "AC", "AH").json()["end"]
+    assert end.pop("themes") == ["Trump ace", "Last card", "Short line"]
     assert end == {"first": True, "solved": True, "rating": None, "delta": None,
                    "streak": None}
     assert play(client, near, "AH").json()["end"]["first"] is False
