@@ -53,3 +53,6 @@ ACCOUNT_RATE_LIMITS = {"signup": (10_000, 3600), "password_reset": (10_000, 3600
 # the tests it examines the last 8 positions of a game rather than 40 (the tests' puzzles are
 # small endgames), so that the scans of a run's many finished duels keep up.
 PUZZLES_GAME_LAST_POSITIONS = 8
+# The test databases start with no puzzle (each test stores its own); the shipped set's own
+# tests load it, and the embedded site's (which runs on the site's settings) gets it.
+PUZZLES_SHIPPED_SET = None

@@ -48,12 +48,16 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
         return _page(request, None, mode="next", form=form, status=BAD_REQUEST)
     data = form.cleaned_data if form.is_bound else {}
     user, guest = _user(request), _guest(request)
+    filters = {"themes": tuple(data.get("themes") or ()), "low": data.get("rating_min"),
+               "high": data.get("rating_max")}
     puzzle = selectors.puzzle_next(
         user_id=user.pk if user is not None else None,
         target=selectors.puzzle_target(user=user, difficulty=data.get("difficulty") or ""),
-        themes=tuple(data.get("themes") or ()), low=data.get("rating_min"),
-        high=data.get("rating_max"), exclude=guest.exclude if guest is not None else ())
-    return _page(request, puzzle, mode="next", form=form, next_url=request.get_full_path())
+        exclude=guest.exclude if guest is not None else (), **filters)
+    return _page(request, puzzle, mode="next", form=form, next_url=request.get_full_path(),
+                 filtered=bool(filters["themes"]) or filters["low"] is not None
+                 or filters["high"] is not None,
+                 absence=selectors.puzzle_absence(**filters) if puzzle is None else "")
 
 
 @require_GET
@@ -66,7 +70,8 @@ def show(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 
 @require_GET
 def daily(request: HttpRequest) -> HttpResponse:
-    return _page(request, puzzle_daily(day=timezone.now().date()), mode="daily")
+    puzzle = puzzle_daily(day=timezone.now().date())
+    return _page(request, puzzle, mode="daily", absence="none_yet" if puzzle is None else "")
 
 
 @require_GET
@@ -77,15 +82,20 @@ def streak(request: HttpRequest) -> HttpResponse:
     if guest is not None:
         guest.save(request.session)
     return _page(request, puzzle, mode="streak", streak=current,
-                 next_url=reverse("puzzles:streak"))
+                 next_url=reverse("puzzles:streak"),
+                 absence=selectors.puzzle_absence() if puzzle is None else "")
 
 
 def _page(request: HttpRequest, puzzle: Puzzle | None, *, mode: str,
           form: PuzzleFilterForm | None = None, streak: Streak | None = None,
-          next_url: str = "", status: int = 200) -> HttpResponse:
+          next_url: str = "", status: int = 200, absence: str = "",
+          filtered: bool = False) -> HttpResponse:
+    """The puzzle page; with no puzzle, ``absence`` says why (``selectors.puzzle_absence``)
+    and ``filtered`` whether the player chose filters."""
     user = _user(request)
     context: dict[str, Any] = {"puzzle": puzzle, "mode": mode, "form": form, "streak": streak,
-                               "next_url": next_url or reverse("puzzles:next")}
+                               "next_url": next_url or reverse("puzzles:next"),
+                               "absence": absence, "filtered": filtered}
     if puzzle is not None:
         played = (selectors.puzzle_attempt_of(user=user, puzzle_id=puzzle.pk)
                   if user is not None else None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -221,6 +222,32 @@ def test_a_puzzle_from_a_game_links_to_the_replay_at_its_ply(client, alice, bob)
     page = client.get(f"/puzzles/{puzzle.pk}/")
     assert page.context["game_url"] == f"/game/{match.pk}/replay?ply=2"
     assert client.get(page.context["game_url"]).status_code == 200
+
+
+def test_the_empty_states_say_why_there_is_no_puzzle(alice_client):
+    def said(page) -> str:
+        html = page.content.decode()
+        return html.split('data-testid="no-puzzle"')[1].split("</p>")[0]
+
+    for url in ("/puzzles/", "/puzzles/?themes=sacrifice", "/puzzles/daily/",
+                "/puzzles/streak/"):
+        assert "There are no puzzles yet" in said(alice_client.get(url)), url
+    puzzle = stored(THREE_MOVES)  # trump_ace, last_card, short_line
+    assert "No puzzle matches these filters" in said(
+        alice_client.get("/puzzles/", {"themes": ["sacrifice"]}))
+    assert "No puzzle matches these filters" in said(
+        alice_client.get("/puzzles/", {"rating_min": 2000}))
+    assert play(alice_client, puzzle, "AH").json()["outcome"] == "failed"
+    assert "You have played every puzzle that matches these filters" in said(
+        alice_client.get("/puzzles/", {"themes": ["trump_ace"]}))
+    assert "You have played every puzzle there is" in said(alice_client.get("/puzzles/"))
+    assert "You have played every puzzle there is" in said(
+        alice_client.get("/puzzles/streak/"))
+    # A guest's played puzzles are their session's.
+    client = Client()
+    assert client.get("/puzzles/").context["puzzle"] == puzzle
+    client.post(f"/puzzles/{puzzle.pk}/solution")
+    assert "You have played every puzzle there is" in said(client.get("/puzzles/"))
 
 
 def test_the_daily_puzzle_page(client):
