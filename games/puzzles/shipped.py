@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.ai.puzzles import self_play_puzzles
 from games.puzzles.models import Puzzle, Source, theme_bits
@@ -51,8 +51,19 @@ def puzzles_load_shipped(*, path: Path | str | None = None, using: str = DEFAULT
     return puzzles.count() - before
 
 
-def load_shipped_after_migrate(*, using: str = DEFAULT_DB_ALIAS, **_signal: Any) -> None:
+def load_shipped_after_migrate(*, using: str = DEFAULT_DB_ALIAS, apps: Any = None,
+                               **_signal: Any) -> None:
     """The ``post_migrate`` step: a database with no puzzle gets the shipped set, if the
-    settings name one (the test suite's do not)."""
-    if settings.PUZZLES_SHIPPED_SET and not Puzzle.objects.using(using).exists():
+    settings name one (the test suite's do not). A migrate that stopped short of the
+    puzzles' table (``migrate APP``, ``apps``: the state it left) loads nothing."""
+    if not settings.PUZZLES_SHIPPED_SET:
+        return
+    if apps is not None:
+        try:
+            apps.get_model("games", "Puzzle")
+        except LookupError:
+            return
+    if Puzzle._meta.db_table not in connections[using].introspection.table_names():
+        return
+    if not Puzzle.objects.using(using).exists():
         puzzles_load_shipped(using=using)
