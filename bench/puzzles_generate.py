@@ -5,10 +5,10 @@
 Generates ``--count`` puzzles from AI self-play (``games.ai.puzzles.self_play_puzzles``)
 and prints the time, the rate (puzzles per second and the time 2,000 take at that rate),
 the games played, the positions examined and the share of them that became puzzles, and
-the themes found. ``--full-deals G`` also plays G duels from full 36-card deals (the
-arena's level 3 against itself) and runs the finder over their last 16 positions, to show
-why self-play deals short games. Wall clock and CPU time of the process are both printed:
-they differ on a shared machine.
+the themes found (and how many puzzles have none). ``--full-deals G`` also plays G duels
+from full 36-card deals (the arena's level 3 against itself) and runs the finder over their
+last 16 positions, to show why self-play deals short games. Wall clock and CPU time of the
+process are both printed: they differ on a shared machine.
 """
 
 from __future__ import annotations
@@ -59,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = SelfPlay()
     themes: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
+    themeless = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for puzzle, _start, _seed in self_play_puzzles(args.count, seed=args.seed, run=run):
         themes.update(puzzle.themes)
+        themeless += not puzzle.themes
         lengths[len(puzzle.steps)] += 1
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(f"puzzles: {run.puzzles} in {wall:.1f} s wall, {cpu:.1f} s CPU: "
@@ -72,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"games played: {run.games}; positions examined: {run.examined}; became puzzles: "
           f"{run.puzzles / run.examined:.1%}")
     print("lines (moves: puzzles): " + ", ".join(f"{n}: {c}" for n, c in sorted(lengths.items())))
-    print("themes: " + ", ".join(f"{t} {c}" for t, c in themes.most_common()))
+    print("themes: " + ", ".join(f"{t} {c}" for t, c in themes.most_common())
+          + f"; puzzles without a theme: {themeless}")
     if args.full_deals:
         _full_deals(args.full_deals, args.seed)
     return 0

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -14,3 +17,11 @@ class GamesConfig(AppConfig):
         from games.play import tasks as play_tasks  # noqa: F401
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401
+        # A fresh site's database gets the shipped puzzles once migrated (`make run`).
+        post_migrate.connect(_load_shipped_puzzles, sender=self)
+
+
+def _load_shipped_puzzles(**signal: Any) -> None:
+    from games.puzzles.shipped import load_shipped_after_migrate
+
+    load_shipped_after_migrate(**signal)

@@ -69,3 +69,7 @@ TEST_PUSH_NAMES = {
 }
 WEBPUSH_LOCAL_ORIGINS = tuple(
     origin for origin in os.environ.get("TEST_WEBPUSH_LOCAL_ORIGINS", "").split(",") if origin)
+
+# The test databases start with no puzzle (each test stores its own); the shipped set's own
+# tests load it, and the embedded site's (which runs on the site's settings) gets it.
+PUZZLES_SHIPPED_SET = None

@@ -314,6 +314,9 @@ PUZZLES_GUEST_MEMORY = 500
 # range (a young site's among any).
 PUZZLES_DAILY_MIN_PLAYS = 20
 PUZZLES_DAILY_RATINGS = (1300.0, 1800.0)
+# The shipped set of puzzles (`games.puzzles.shipped`): a database with none gets it after
+# `migrate`, so a fresh site offers puzzles at once. None: no set.
+PUZZLES_SHIPPED_SET: Path | None = BASE_DIR / "games" / "puzzles" / "shipped.jsonl"
 # How often a quick-pairing pool pairs its waiting players (a wave).
 MATCHMAKING_WAVE_SECONDS = 3.0
 # How long a pool entry or seek lives without its lobby socket renewing it.

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.play.your_turn import SUIT_SIGNS, printed_card
-from games.puzzles.models import THEME_LABELS, DailyPuzzle, Puzzle
+from games.puzzles.models import DailyPuzzle, Puzzle
 from games.rules import State
 from games.rules.cards import CARD_NAMES
 
@@ -58,7 +58,8 @@ Card = tuple[str, str, str]
 @dataclass(frozen=True, slots=True)
 class Picture:
     """A puzzle's position as the home page draws it: both hands (a duel's are open), the
-    pile's top card and size, each side's trump (sign, letter), the rating and themes."""
+    pile's top card and size, each side's trump (sign, letter) and the rating; not the
+    themes, which would give the answer away."""
 
     hand: tuple[Card, ...]
     """The player's, who is to move."""
@@ -68,8 +69,6 @@ class Picture:
     trump: tuple[str, str]
     other_trump: tuple[str, str]
     rating: int
-    themes: tuple[str, ...]
-    """Their labels, in the language of the request."""
 
 
 def puzzle_picture(*, puzzle: Puzzle) -> Picture:
@@ -88,6 +87,4 @@ def puzzle_picture(*, puzzle: Puzzle) -> Picture:
     return Picture(hand=hand(mover), other=hand(1 - mover),
                    pile_top=printed_card(CARD_NAMES[pile[-1]]) if pile else None,
                    pile_size=len(pile), trump=trump(mover), other_trump=trump(1 - mover),
-                   rating=round(puzzle.rating),
-                   themes=tuple(str(label) for theme, label in THEME_LABELS.items()
-                                if theme in puzzle.themes))
+                   rating=round(puzzle.rating))

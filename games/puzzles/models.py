@@ -25,8 +25,15 @@ THEME_LABELS = {
     "draw_rule": _("Draw rule"),
     "long_line": _("Long line"),
     "sacrifice": _("Sacrifice"),
+    "one_move": _("One move"),
+    "short_line": _("Short line"),
 }
 assert tuple(THEME_LABELS) == THEMES
+
+
+def theme_labels(themes: list[str] | tuple[str, ...]) -> list[str]:
+    """The names of theme keys, in the order of ``THEMES``, in the active language."""
+    return [str(label) for theme, label in THEME_LABELS.items() if theme in themes]
 
 
 def theme_bits(themes: list[str] | tuple[str, ...]) -> int:

@@ -47,16 +47,9 @@ def puzzle_next(*, user_id: int | None, target: float, themes: tuple[str, ...] =
     hashed while it fits PostgreSQL's ``hash_mem``: about 150,000 attempts): the block
     played around a keen player's rating costs a hash probe a puzzle, not an index probe
     and a row read."""
-    query = Puzzle.objects.all()
+    query = _matching(themes=themes, low=low, high=high)
     if exclude:
         query = query.exclude(pk__in=exclude)
-    if themes:
-        mask = theme_bits(themes)
-        query = query.annotate(matched=F("theme_bits").bitand(mask)).filter(matched=mask)
-    if low is not None:
-        query = query.filter(rating__gte=low)
-    if high is not None:
-        query = query.filter(rating__lte=high)
     sides = (query.filter(rating__gte=target).order_by("rating", "pk"),
              query.filter(rating__lt=target).order_by("-rating", "-pk"))
     if user_id is None:
@@ -64,6 +57,33 @@ def puzzle_next(*, user_id: int | None, target: float, themes: tuple[str, ...] =
     else:
         found = Puzzle.objects.filter(_unplayed_nearest(sides, target=target, user_id=user_id))
     return min(found, key=lambda puzzle: _distance(puzzle.rating, target), default=None)
+
+
+def _matching(*, themes: tuple[str, ...], low: float | None,
+              high: float | None) -> QuerySet[Puzzle]:
+    """The puzzles with every one of ``themes`` and a rating within ``low``..``high``."""
+    query = Puzzle.objects.all()
+    if themes:
+        mask = theme_bits(themes)
+        query = query.annotate(matched=F("theme_bits").bitand(mask)).filter(matched=mask)
+    if low is not None:
+        query = query.filter(rating__gte=low)
+    if high is not None:
+        query = query.filter(rating__lte=high)
+    return query
+
+
+def puzzle_absence(*, themes: tuple[str, ...] = (), low: float | None = None,
+                   high: float | None = None) -> str:
+    """Why there is no next puzzle for a player: ``"none_yet"`` (no puzzle at all),
+    ``"no_match"`` (none with these themes and ratings) or ``"all_played"`` (the player has
+    played every one that matches)."""
+    if not Puzzle.objects.exists():
+        return "none_yet"
+    if (themes or low is not None or high is not None) and not _matching(
+            themes=themes, low=low, high=high).exists():
+        return "no_match"
+    return "all_played"
 
 
 def _distance(rating: float, target: float) -> tuple[float, bool]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -45,11 +46,16 @@ class Generated:
     positions_examined: int
 
 
+def puzzle_solution(*, found: FoundPuzzle) -> list[dict[str, Any]]:
+    """A found puzzle's steps as ``Puzzle.solution`` keeps them."""
+    return [{"move": step.text(), "player": step.player,
+             "accepted": [format_move_code(code) for code in step.accepted]}
+            for step in found.steps]
+
+
 def puzzle_store(*, found: FoundPuzzle, match: Match | None = None) -> Puzzle | None:
     """Store one found puzzle; None if its position is stored already."""
-    solution = [{"move": step.text(), "player": step.player,
-                 "accepted": [format_move_code(code) for code in step.accepted]}
-                for step in found.steps]
+    solution = puzzle_solution(found=found)
     try:
         with transaction.atomic():
             puzzle, created = Puzzle.objects.get_or_create(

@@ -24,7 +24,7 @@ from games.puzzles import selectors, services
 from games.puzzles.board import puzzle_board_state, puzzle_board_states
 from games.puzzles.daily import puzzle_daily
 from games.puzzles.forms import PuzzleFilterForm, PuzzleMovesForm
-from games.puzzles.models import THEME_LABELS, Puzzle
+from games.puzzles.models import Puzzle, theme_labels
 from games.puzzles.players import GuestPuzzles, Streak
 from games.puzzles.solving import PuzzleMoveError, puzzle_follow, puzzle_line
 
@@ -48,12 +48,16 @@ def next_puzzle(request: HttpRequest) -> HttpResponse:
         return _page(request, None, mode="next", form=form, status=BAD_REQUEST)
     data = form.cleaned_data if form.is_bound else {}
     user, guest = _user(request), _guest(request)
+    filters = {"themes": tuple(data.get("themes") or ()), "low": data.get("rating_min"),
+               "high": data.get("rating_max")}
     puzzle = selectors.puzzle_next(
         user_id=user.pk if user is not None else None,
         target=selectors.puzzle_target(user=user, difficulty=data.get("difficulty") or ""),
-        themes=tuple(data.get("themes") or ()), low=data.get("rating_min"),
-        high=data.get("rating_max"), exclude=guest.exclude if guest is not None else ())
-    return _page(request, puzzle, mode="next", form=form, next_url=request.get_full_path())
+        exclude=guest.exclude if guest is not None else (), **filters)
+    return _page(request, puzzle, mode="next", form=form, next_url=request.get_full_path(),
+                 filtered=bool(filters["themes"]) or filters["low"] is not None
+                 or filters["high"] is not None,
+                 absence=selectors.puzzle_absence(**filters) if puzzle is None else "")
 
 
 @require_GET
@@ -66,7 +70,8 @@ def show(request: HttpRequest, puzzle_id: int) -> HttpResponse:
 
 @require_GET
 def daily(request: HttpRequest) -> HttpResponse:
-    return _page(request, puzzle_daily(day=timezone.now().date()), mode="daily")
+    puzzle = puzzle_daily(day=timezone.now().date())
+    return _page(request, puzzle, mode="daily", absence="none_yet" if puzzle is None else "")
 
 
 @require_GET
@@ -77,25 +82,32 @@ def streak(request: HttpRequest) -> HttpResponse:
     if guest is not None:
         guest.save(request.session)
     return _page(request, puzzle, mode="streak", streak=current,
-                 next_url=reverse("puzzles:streak"))
+                 next_url=reverse("puzzles:streak"),
+                 absence=selectors.puzzle_absence() if puzzle is None else "")
 
 
 def _page(request: HttpRequest, puzzle: Puzzle | None, *, mode: str,
           form: PuzzleFilterForm | None = None, streak: Streak | None = None,
-          next_url: str = "", status: int = 200) -> HttpResponse:
+          next_url: str = "", status: int = 200, absence: str = "",
+          filtered: bool = False) -> HttpResponse:
+    """The puzzle page; with no puzzle, ``absence`` says why (``selectors.puzzle_absence``)
+    and ``filtered`` whether the player chose filters."""
     user = _user(request)
     context: dict[str, Any] = {"puzzle": puzzle, "mode": mode, "form": form, "streak": streak,
-                               "next_url": next_url or reverse("puzzles:next")}
+                               "next_url": next_url or reverse("puzzles:next"),
+                               "absence": absence, "filtered": filtered}
     if puzzle is not None:
         played = (selectors.puzzle_attempt_of(user=user, puzzle_id=puzzle.pk)
                   if user is not None else None)
         guest = _guest(request)
+        played_before = played is not None or (guest is not None and puzzle.pk in guest.played)
         context.update({
-            "themes": [THEME_LABELS[theme] for theme in puzzle.themes if theme in THEME_LABELS],
+            # The themes give the answer away: shown once the player's play of it is over
+            # (here, or with the end of a play: ``_end_data``).
+            "themes": theme_labels(puzzle.themes) if played_before else [],
             "game_url": (f"{reverse('replays:replay', args=[puzzle.match_id])}?ply={puzzle.ply}"
                          if puzzle.match_id is not None and puzzle.ply is not None else ""),
-            "played_before": played is not None or (
-                guest is not None and puzzle.pk in guest.played),
+            "played_before": played_before,
             "puzzle_config": {
                 "puzzleId": puzzle.pk,
                 "moveUrl": reverse("puzzles:move", args=[puzzle.pk]),
@@ -124,7 +136,9 @@ def _refused(code: str, detail: str, status: int = BAD_REQUEST) -> JsonResponse:
     return JsonResponse({"error": detail, "code": code}, status=status)
 
 
-def _end_data(end: services.PlayEnd) -> dict[str, Any]:
+def _end_data(end: services.PlayEnd, puzzle: Puzzle) -> dict[str, Any]:
+    """The end of a play as the page shows it, with the puzzle's themes: never sent before
+    the play is over, since they tell the answer."""
     delta = (ratings.shown_change(end.rating_before, end.rating_after)
              if end.rating_before is not None and end.rating_after is not None else None)
     return {
@@ -133,16 +147,17 @@ def _end_data(end: services.PlayEnd) -> dict[str, Any]:
         "delta": delta,
         "streak": ({"current": end.streak.current, "best": end.streak.best}
                    if end.streak is not None else None),
+        "themes": theme_labels(puzzle.themes),
     }
 
 
-def _ended(request: HttpRequest, puzzle_id: int, solved: bool) -> dict[str, Any]:
+def _ended(request: HttpRequest, puzzle: Puzzle, solved: bool) -> dict[str, Any]:
     guest = _guest(request)
-    end = services.puzzle_play_end(puzzle_id=puzzle_id, user=_user(request), guest=guest,
+    end = services.puzzle_play_end(puzzle_id=puzzle.pk, user=_user(request), guest=guest,
                                    solved=solved)
     if guest is not None:
         guest.save(request.session)
-    return _end_data(end)
+    return _end_data(end, puzzle)
 
 
 @require_POST
@@ -165,7 +180,7 @@ def move(request: HttpRequest, puzzle_id: int) -> HttpResponse:
                   "puzzle_over": _("The puzzle is over.")}.get(error.code,
                                                                _("That is not a move."))
         return _refused(error.code, detail)
-    end = (_ended(request, puzzle.pk, progress.outcome == "solved")
+    end = (_ended(request, puzzle, progress.outcome == "solved")
            if progress.outcome != "playing" else None)
     return JsonResponse({
         "outcome": progress.outcome, "wrong": progress.wrong, "correct": progress.correct,
@@ -186,7 +201,7 @@ def solution(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     return JsonResponse({
         "states": puzzle_board_states(puzzle_id=puzzle.pk, progress=progress, first=0,
                                       ended=True),
-        "end": _ended(request, puzzle.pk, False),
+        "end": _ended(request, puzzle, False),
     })
 
 

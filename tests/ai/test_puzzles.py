@@ -3,6 +3,7 @@ and every generated puzzle re-checked with the exact solver from scratch."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from games.ai.duel import DuelTable
 from games.ai.endgames import random_endgame
 from games.ai.puzzles import (
     Puzzle,
+    PuzzleFinder,
     SelfPlay,
     card_labels,
     find_puzzle,
@@ -80,7 +82,7 @@ def test_a_line_of_three_moves_with_its_themes() -> None:
     puzzle = find_puzzle(State.from_tpn("DH KC6D7H/ACAH - 1 -"))
     assert puzzle is not None
     assert puzzle.moves_text() == ["AC", "6D-KC", "AH"]
-    assert puzzle.themes == ("trump_ace", "last_card")
+    assert puzzle.themes == ("trump_ace", "last_card", "short_line")
     assert [step.player for step in puzzle.steps] == [True, False, True]
     _recheck(puzzle)
 
@@ -89,7 +91,7 @@ def test_take_to_win_and_the_draw_rule_avoided() -> None:
     puzzle = find_puzzle(State.from_tpn("DC JD/KD QH6S9CJS 0 -"))
     assert puzzle is not None
     assert puzzle.moves_text() == ["+3", "+1", "6S"]
-    assert puzzle.themes == ("take_to_win", "draw_rule")
+    assert puzzle.themes == ("take_to_win", "draw_rule", "short_line")
     _recheck(puzzle)
 
 
@@ -100,6 +102,58 @@ def test_interchangeable_cards_are_one_answer_and_all_accepted() -> None:
     assert len(puzzle.steps[0].accepted) == 6
     assert "7S-JS" in puzzle.moves_text()[0]
     _recheck(puzzle)
+
+
+def test_every_puzzle_has_a_theme() -> None:
+    # Neither line takes, plays a trump ace, ends on the last card or sacrifices: the length
+    # of the line is their theme.
+    three = find_puzzle(State.from_tpn("HS QC9DKS/AD8H9H - 0 -"))
+    assert three is not None
+    assert three.moves_text() == ["QC", "+1", "KS"]
+    assert three.themes == ("short_line",)
+    one = find_puzzle(State.from_tpn("HS QCKS/AD8H9H 9D 1 -"))
+    assert one is not None
+    assert one.moves_text() == ["AD-8H"]
+    assert one.themes == ("one_move",)
+    sample = [p for p, _start, _seed in self_play_puzzles(40, seed=0)]
+    assert all(puzzle.themes for puzzle in sample)
+    assert {"one_move", "short_line", "long_line"} <= {t for p in sample for t in p.themes}
+
+
+# Two self-play games (seeds 111 and 88) where the finder kept puzzles that overlap: at ply 3
+# AH-7H, +3, 9D, then at ply 5 (the game had played AH-8H, interchangeable) 9D alone; at
+# ply 7 a line of five moves, then at ply 11 a line of seven whose last five are that one.
+OVERLAPPING_GAMES = [
+    ("DH 9DKHAHTS/7H 8H 0 -", "9D-AH +3 KH AH-8H +3 7H 8H-TS +3 AH +1 KH"),
+    ("SC 9H/6C7D8D6SJSKS 9D 0 -",
+     "+1 6S +1 JS +1 KS +1 6C KS-6S +3 JS KS-6S +3 6C JS-9H +3 9D 6C-JS +3 9H +1 7D KS-9D "
+     "+3 6C +1 9H 6C-KS +3 7D KS-JS +3 6S JS-7D +3 KS +1 8D KS-7D 9D"),
+]
+
+
+def _player_positions(puzzle: Puzzle) -> set[str]:
+    state = State.from_tpn(puzzle.tpn)
+    seen = set()
+    for step in puzzle.steps:
+        if step.player:
+            seen.add(state.tpn())
+        state.apply_code(step.move)
+    return seen
+
+
+def test_puzzles_of_one_game_do_not_overlap() -> None:
+    for tpn, moves in OVERLAPPING_GAMES:
+        start = State.from_tpn(tpn)
+        t0, t1 = start.trumps
+        finder = PuzzleFinder((int(t0), int(t1)), max_nodes=20_000)
+        found = list(finder.in_game(start, [parse_move_code(m) for m in moves.split()]))
+        assert found, tpn
+        for before, after in itertools.combinations(found, 2):
+            assert before.ply is not None
+            assert after.ply is not None
+            assert after.ply >= before.ply + len(before.steps)  # not within its line
+            assert State.from_tpn(before.tpn).tpn() not in _player_positions(after)
+            assert State.from_tpn(after.tpn).tpn() not in _player_positions(before)
 
 
 def test_signatures_split_at_a_card_in_play() -> None:

@@ -1,16 +1,20 @@
 """The puzzle pages in Chromium, on the live board's components and under the site's
 Content-Security-Policy: solving a puzzle (rated), failing one (the right move shown, then
-the solution stepped through), a streak, the daily puzzle and a theme filter, at desktop
-and phone width."""
+the solution stepped through), a streak, the daily puzzle and a theme filter, a fresh
+site's puzzles and its empty pages, and the themes shown only once the play is over, at
+desktop and phone width."""
 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from playwright.sync_api import expect
 
 from accounts.models import PlayerRating, RatingMode
 from games.puzzles.models import PuzzleAttempt, PuzzleStreak
+from games.puzzles.shipped import puzzles_load_shipped
 from tests.browser.test_security import watched
 from tests.games.puzzles.made import SIX_ANSWERS, TAKE_TO_WIN, THREE_MOVES, stored
 from tests.support.processes import ManagedProcess
@@ -138,7 +142,7 @@ def test_the_daily_puzzle_is_played_from_its_page(new_page):
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_a_theme_filter_chooses_the_puzzle(user_page, width):
     cleo = user(f"cleo_{width}")
-    stored(THREE_MOVES, rating=1500)
+    three = stored(THREE_MOVES, rating=1500)
     take = stored(TAKE_TO_WIN, rating=1900)
     page = user_page(cleo, **(PHONE if width == "phone" else DESKTOP))
     problems = watched(page)
@@ -147,11 +151,9 @@ def test_a_theme_filter_chooses_the_puzzle(user_page, width):
     if not nav.is_visible():
         page.get_by_test_id("menu-button").click()
     nav.click()
-    expect(page.get_by_test_id("puzzle-theme").first).to_be_visible()
-    expect(page.get_by_test_id("puzzle-theme")).not_to_contain_text(["Take to win"])
+    expect(page.locator("h1")).to_have_text(f"Puzzle {three.pk}")
     page.get_by_label("Take to win").check()
     page.get_by_test_id("filter-submit").click()
-    expect(page.get_by_test_id("puzzle-theme").first).to_have_text("Take to win")
     assert "/puzzles/?" in page.url
     expect(page.get_by_label("Take to win")).to_be_checked()
     expect(page.locator("h1")).to_have_text(f"Puzzle {take.pk}")
@@ -175,4 +177,68 @@ def test_the_puzzle_page_in_every_language_at_phone_width(new_page, language):
     assert "does not win" not in said
     assert "Puzzle failed" not in said
     assert fits(page)
+    assert problems == []
+
+
+def language_page(new_page, width: str, language: str):  # type: ignore[no-untyped-def]
+    return new_page(**(PHONE if width == "phone" else DESKTOP), locale=language,
+                    extra_http_headers={"Accept-Language": language})
+
+
+def words(language: str, text: str, n: int | None = None) -> str:
+    with translation.override(language):
+        if n is None:
+            return translation.gettext(text)
+        return translation.ngettext(text, text.replace("card", "cards"), n) % {"n": n}
+
+
+WIDTHS_AND_LANGUAGES = [("desktop", "en"), ("desktop", "pl"), ("phone", "ru"), ("phone", "en")]
+
+
+@pytest.mark.parametrize(("width", "language"), WIDTHS_AND_LANGUAGES)
+def test_a_fresh_site_offers_puzzles_and_the_empty_page_says_why(new_page, width, language):
+    page = language_page(new_page, width, language)
+    problems = watched(page)
+    page.goto("/puzzles/")
+    empty = page.get_by_test_id("no-puzzle")
+    expect(empty).to_have_attribute("data-absence", "none_yet")
+    expect(empty).to_have_text(
+        words(language, "There are no puzzles yet: they are found in the duels played here."))
+    # What `migrate` gives a fresh site (the suite's own databases start empty).
+    assert puzzles_load_shipped(path=settings.BASE_DIR / "games" / "puzzles" / "shipped.jsonl")
+    page.goto("/puzzles/")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "playing")
+    expect(page.locator("[data-part=bottom] button.card:enabled").first).to_be_visible()
+    assert fits(page)
+    page.goto("/puzzles/?rating_min=2500")
+    expect(empty).to_have_attribute("data-absence", "no_match")
+    expect(empty).to_have_text(words(language, "No puzzle matches these filters."))
+    assert fits(page)
+    assert problems == []
+
+
+@pytest.mark.parametrize(("width", "language"), WIDTHS_AND_LANGUAGES)
+def test_the_themes_show_once_the_puzzle_is_solved(new_page, width, language):
+    puzzle = stored(TAKE_TO_WIN)  # +3, +1, 6S: take_to_win, draw_rule, short_line
+    names = [words(language, name) for name in ("Take to win", "Draw rule", "Short line")]
+    page = language_page(new_page, width, language)
+    problems = watched(page)
+    page.goto(f"/puzzles/{puzzle.pk}/")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "playing")
+    expect(page.get_by_test_id("puzzle-themes")).to_be_hidden()
+    expect(page.get_by_test_id("puzzle-theme")).to_have_count(0)
+    assert names[0] not in page.content()
+    page.get_by_test_id("take").click()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "right")
+    expect(page.get_by_test_id("puzzle-theme")).to_have_count(0)
+    # A take reads as words on the move list, in the page's language.
+    expect(page.locator("[data-testid=move-list] li[data-move='+3']")).to_contain_text(
+        words(language, "Take %(n)d card", 3))
+    expect(card(page, "6S")).to_be_enabled()
+    card(page, "6S").click()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-outcome", "solved")
+    expect(page.get_by_test_id("puzzle-theme")).to_have_text(names)
+    assert fits(page)
+    page.reload()  # played: the page itself shows them now
+    expect(page.get_by_test_id("puzzle-theme")).to_have_text(names)
     assert problems == []

@@ -19,8 +19,17 @@ test("a card's spoken name comes from the labels, in the card-name form of the s
   assert.equal(cardName("QH", null), "QH");
 });
 
+test("a take reads as the board's words for it, in the page's language", () => {
+  const take = ["Take 0 cards", "Take 1 card", "Take 2 cards", "Take 3 cards"];
+  assert.equal(moveHtml("+1", { take }), '<span class="take-move">Take 1 card</span>');
+  assert.equal(moveHtml("+3", { take }), '<span class="take-move">Take 3 cards</span>');
+  const pl = ["Weź 0 kart", "Weź 1 kartę", "Weź 2 karty"];
+  assert.equal(moveHtml("+2", { take: pl }), '<span class="take-move">Weź 2 karty</span>');
+  assert.equal(moveHtml("+1", { take: ["", "<b>1</b>"] }),
+    '<span class="take-move">&lt;b&gt;1&lt;/b&gt;</span>');
+});
+
 test("moves are written with suit symbols and the ten as 10", () => {
-  assert.equal(moveHtml("+3"), '<span class="take-move">+3</span>');
   assert.equal(moveHtml("TH-7C"),
     '<span class="mv-card red">10\u2665</span><span class="mv-sep">\u2013</span><span class="mv-card black">7\u2663</span>');
 });

@@ -1,6 +1,6 @@
 """Puzzles cut from duel positions, every step proved exactly.
 
-Public names: ``Step``, ``Puzzle``, ``PuzzleFinder``, ``find_puzzle``, ``MAX_STEPS``.
+Public names: ``PuzzleFinder``, ``find_puzzle``, ``MAX_STEPS``.
 
 A position is a puzzle when the player to move wins, every move that keeps the win is one
 move up to interchangeable cards (``games.ai.puzzles.equivalence``), and every other move is
@@ -28,49 +28,17 @@ from games.ai.duel import WIN, DuelTable, Key
 from games.ai.duel_search import SearchTimeout
 from games.ai.evaluation import WIN_SCORE
 from games.ai.puzzles.equivalence import card_labels, move_signature
+from games.ai.puzzles.lines import Puzzle, Step
 from games.ai.puzzles.proofs import Prover
 from games.ai.puzzles.themes import puzzle_rating, puzzle_themes
 from games.ai.search import Searcher
 from games.rules.cards import mask_of
-from games.rules.moves import format_move_code
 from games.rules.state import State
 
 MAX_STEPS: Final = 15
 """The longest line, in moves of both sides."""
 FILTER_NODES: Final = 4_000
 """The budget of the cheap filter's search, in nodes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    move: int
-    """The move's code: the player's answer as shown (the lowest accepted code), or the
-    defender's reply."""
-    accepted: tuple[int, ...]
-    """Every move accepted here, sorted: the proven winning moves of a player's step, the
-    reply itself for the defender's."""
-    player: bool
-
-    def text(self) -> str:
-        return format_move_code(self.move)
-
-
-@dataclass(frozen=True, slots=True)
-class Puzzle:
-    tpn: str
-    """The position, the player to move."""
-    ply: int | None
-    """The position's index in the game it came from (None: not from a game)."""
-    steps: tuple[Step, ...]
-    """The player's moves and the defender's replies in turn, the player's first and
-    last."""
-    themes: tuple[str, ...] = ()
-    rating: float = 1500.0
-    wrong: int = 0
-    """Classes of the first position's moves that do not win."""
-
-    def moves_text(self) -> list[str]:
-        return [step.text() for step in self.steps]
 
 
 @dataclass(slots=True)
@@ -172,22 +140,33 @@ class PuzzleFinder:
     def in_game(self, start: State, codes: Iterable[int],
                 last: int | None = None) -> Iterator[Puzzle]:
         """The puzzles of a game's positions in turn (``codes``: its moves), of its
-        ``last`` positions only if given (a full deal's proven wins are near its end). A
-        position that a puzzle found before already reaches in its line is not examined
-        again."""
+        ``last`` positions only if given (a full deal's proven wins are near its end).
+
+        Puzzles of one game never overlap: once a puzzle is kept, the positions the game
+        reaches within its line's plies are not examined (whatever the game played there:
+        the line's own moves, an interchangeable card, or another reply), nor any later
+        position where its line has the player to move (the game may come back to one by
+        takes); and a later puzzle whose line has the player to move at a kept puzzle's
+        position is not kept. So no puzzle is the tail of another of the same game."""
         state = start.clone()
         covered: set[Key] = set()
+        starts: set[Key] = set()
+        line_end = -1  # the ply of the last kept puzzle's last move
         moves = [*codes, None]
         first = 0 if last is None else max(0, len(moves) - last)
         for ply, code in enumerate(moves):
             if state.is_over():
                 return
             key = _key(state)
-            if ply >= first and key not in covered:
+            if ply >= first and ply > line_end and key not in covered:
                 puzzle = self.find(state, ply)
                 if puzzle is not None:
-                    covered.update(_line_keys(state, puzzle))
-                    yield puzzle
+                    line = _line_keys(state, puzzle)
+                    if not line & starts:
+                        covered |= line
+                        starts.add(key)
+                        line_end = ply + len(puzzle.steps) - 1
+                        yield puzzle
             if code is None:
                 return
             state.apply_code(code)

@@ -22,7 +22,8 @@ from typing import Final
 
 from games.ai.endgames import random_endgame
 from games.ai.match import Bot, make_bot, play_game
-from games.ai.puzzles.finder import Puzzle, PuzzleFinder
+from games.ai.puzzles.finder import PuzzleFinder
+from games.ai.puzzles.lines import Puzzle
 
 DEFAULT_PAIRS: Final = (("level1", "level2"), ("level2", "level2"), ("level2", "level1"),
                         ("level1", "level1"))

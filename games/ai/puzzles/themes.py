@@ -1,6 +1,6 @@
 """What a puzzle's solution does, computed from its moves, and its first rating.
 
-Public names: ``THEMES``, ``puzzle_themes``, ``puzzle_rating``.
+Public names: ``THEMES``, ``puzzle_themes``, ``line_theme``, ``puzzle_rating``.
 
 The themes (their keys; the site translates their names):
 
@@ -10,26 +10,31 @@ The themes (their keys; the site translates their names):
 - ``draw_rule``: at one of the player's moves another move goes out at once but only draws
   by the draw rule (the defender's last card beats it); the answer avoids the draw.
 - ``long_line``: five moves or more, both sides counted.
+- ``short_line``: three moves, both sides counted.
+- ``one_move``: the player's one move wins.
 - ``sacrifice``: one of the player's moves leaves on the pile a card the defender can beat,
   while another move would have left one they could not (and does not win).
+
+A line has one, three, five or more moves (the player's first and last), so every puzzle
+has one of ``one_move``, ``short_line``, ``long_line``: none is without a theme. New themes
+go at the end of ``THEMES``: the site stores each theme as the bit of its index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from games.ai.duel import DRAW, DuelTable
+from games.ai.puzzles.lines import Step
 from games.rules.cards import ace_of
 from games.rules.moves import BEAT_BASE, TAKE_BASE
 from games.rules.state import State
 
-if TYPE_CHECKING:
-    from games.ai.puzzles.finder import Step
-
 THEMES: Final = ("take_to_win", "trump_ace", "last_card", "draw_rule", "long_line",
-                 "sacrifice")
+                 "sacrifice", "one_move", "short_line")
 LONG_LINE: Final = 5
+"""The fewest moves of a long line, both sides counted."""
 BASE_RATING: Final = 1100.0
 LOWEST_RATING: Final = 600.0
 HIGHEST_RATING: Final = 2600.0
@@ -82,9 +87,15 @@ def puzzle_themes(table: DuelTable, start: State, steps: Sequence[Step]) -> tupl
                 found.add("last_card")
         hands[mover], pile = table.play(me, pile, step.move)
         mover = 1 - mover
-    if len(steps) >= LONG_LINE:
-        found.add("long_line")
+    found.add(line_theme(len(steps)))
     return tuple(theme for theme in THEMES if theme in found)
+
+
+def line_theme(moves: int) -> str:
+    """The theme of a line's length (``moves``: both sides counted)."""
+    if moves >= LONG_LINE:
+        return "long_line"
+    return "one_move" if moves == 1 else "short_line"
 
 
 def puzzle_rating(start: State, steps: Sequence[Step], wrong_classes: int,

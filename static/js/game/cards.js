@@ -21,9 +21,24 @@ export function cardName(card, labels) {
   });
 }
 
-/** Notation with suit symbols, for move lists: "QH-7D" becomes "Q♥–7♦" (as HTML spans). */
-export function moveHtml(text) {
-  if (text.startsWith("+")) return `<span class="take-move">${text}</span>`;
+const HTML_ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+
+/** Words of a label made safe to put into HTML. */
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * A move as a person reads it, wherever one is shown (move lists, the replay, the puzzle's
+ * verdict): "QH-7D" becomes "Q♥–7♦" (as HTML spans), and a take "+3" the board's words for
+ * taking that many cards (`labels.take`, one label per count, in the page's language). The
+ * notation itself stays in the data (`data-move`) and on the wire.
+ */
+export function moveHtml(text, labels) {
+  if (text.startsWith("+")) {
+    const words = labels?.take?.[Number(text.slice(1))] ?? text;
+    return `<span class="take-move">${escapeHtml(words)}</span>`;
+  }
   return text.split("-").map((card) => {
     const suit = suitOf(card);
     const rank = RANK_SHOWN[rankOf(card)] || rankOf(card);

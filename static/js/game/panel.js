@@ -248,7 +248,7 @@ export const panelMethods = {
     const number = el("span", "move-number", `${i + 1}.`);
     number.setAttribute("aria-hidden", "true");
     const move = el("span", "move-text");
-    move.innerHTML = moveHtml(text);
+    move.innerHTML = moveHtml(text, this.labels);
     li.append(number, move);
     return li;
   },

@@ -53,7 +53,7 @@ function lineWithMoves(template, moves) {
       const move = el("span", "move-text");
       move.dataset.testid = `${name}-move`;
       move.dataset.move = moves[name];
-      move.innerHTML = moveHtml(moves[name]);
+      move.innerHTML = moveHtml(moves[name], labels);
       node.append(move);
     } else if (part) {
       node.append(part);
@@ -82,9 +82,23 @@ async function post(url, body) {
   return data;
 }
 
-/** What the end of the play did: the rating, or why it did not change, and the streak. */
+/** The puzzle's themes, which the server sends only once the play is over. */
+function showThemes(themes) {
+  const holder = document.getElementById("puzzle-themes");
+  if (!holder || !themes || !themes.length) return;
+  holder.replaceChildren(...themes.map((theme) => {
+    const badge = el("span", "badge theme", theme);
+    badge.dataset.testid = "puzzle-theme";
+    return badge;
+  }));
+  holder.hidden = false;
+}
+
+/** What the end of the play did: the rating, or why it did not change, the streak; and
+ * the themes, now that they give nothing away. */
 function showEnd(end) {
   if (!end) return;
+  showThemes(end.themes);
   if (end.first && end.rating !== null) {
     const delta = end.delta >= 0 ? `+${end.delta}` : `\u2212${-end.delta}`;
     verdict.append(line(fill(labels.rating, { rating: end.rating, delta }), "rating-change"));

@@ -75,7 +75,7 @@ function buildMoveList() {
     who.textContent = seat ? seat.name : "";
     const text = document.createElement("span");
     text.className = "move-text";
-    text.innerHTML = moveHtml(position.move);
+    text.innerHTML = moveHtml(position.move, labels.board);
     button.append(number, text, who);
     if (position.spent !== null && position.spent !== undefined) {
       const spent = document.createElement("span");
@@ -124,7 +124,7 @@ function showStatus(position) {
     const move = document.createElement("span");
     move.className = "move-text";
     move.dataset.testid = "status-move";
-    move.innerHTML = moveHtml(position.move);
+    move.innerHTML = moveHtml(position.move, labels.board);
     line.append(move);
     if (position.spent !== null && position.spent !== undefined) {
       const spent = document.createElement("span");
@@ -177,7 +177,7 @@ function showMark(mark, position) {
     best.className = "status-best";
     best.dataset.testid = "status-best";
     best.innerHTML = fill(mark.exact ? labels.mark_best : labels.mark_preferred,
-      { moves: mark.best.map(moveHtml).join(", ") });
+      { moves: mark.best.map((move) => moveHtml(move, labels.board)).join(", ") });
     status.append(best);
   }
 }

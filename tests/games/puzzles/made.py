@@ -9,9 +9,10 @@ from games.puzzles.models import Puzzle
 from games.puzzles.services import puzzle_store
 from games.rules.state import State
 
-# AC, then the defender's 6D-KC, then AH: three moves, themes trump_ace and last_card.
+# AC, then the defender's 6D-KC, then AH: three moves, themes trump_ace, last_card and
+# short_line.
 THREE_MOVES = "DH KC6D7H/ACAH - 1 -"
-# +3, +1, 6S: take_to_win and draw_rule.
+# +3, +1, 6S: take_to_win, draw_rule and short_line.
 TAKE_TO_WIN = "DC JD/KD QH6S9CJS 0 -"
 # 7D or 8D (interchangeable), +1, 8D, 9D-7D, 6C: the line of five moves follows the card
 # the player chose.

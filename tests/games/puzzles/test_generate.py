@@ -44,8 +44,8 @@ def test_the_end_of_a_duel_sends_the_task_which_cuts_its_puzzle_once(
         State.from_tpn(PUZZLE_TPN).tpn(), Source.GAME, match.pk, 0)
     assert puzzle.moves == ["AC", "6D-KC", "AH"]
     assert puzzle.solution[0] == {"move": "AC", "player": True, "accepted": ["AC"]}
-    assert puzzle.themes == ["trump_ace", "last_card"]
-    assert puzzle.theme_bits == theme_bits(["trump_ace", "last_card"])
+    assert puzzle.themes == ["trump_ace", "last_card", "short_line"]
+    assert puzzle.theme_bits == theme_bits(["trump_ace", "last_card", "short_line"])
     assert PuzzleScan.objects.get(match=match).found == 1
 
 
@@ -64,7 +64,7 @@ def test_generate_takes_finished_games_first_then_self_play(alice, bob):
     lines = out.getvalue().splitlines()
     assert len(lines) == 6
     tpn = State.from_tpn(PUZZLE_TPN).tpn()
-    assert lines[0] == f"{tpn} | AC 6D-KC AH | trump_ace,last_card | 1280"
+    assert lines[0] == f"{tpn} | AC 6D-KC AH | trump_ace,last_card,short_line | 1280"
     for line in lines:
         tpn, moves, _themes, rating = (part.strip() for part in line.split("|"))
         state = State.from_tpn(tpn)
@@ -97,3 +97,24 @@ def test_a_match_deleted_while_it_is_scanned_leaves_nothing_behind(alice, bob, m
     assert puzzles_from_match(match.pk) == 0
     assert not Puzzle.objects.exists()
     assert not PuzzleScan.objects.exists()
+
+
+def test_the_migration_gives_the_puzzles_stored_before_their_line_theme():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0018_puzzle_line_themes")
+    three = Puzzle.objects.create(tpn="DH KC6D7H/ACAH - 1 -", source=Source.SELF_PLAY,
+                                  solution=[{"move": m} for m in ("AC", "6D-KC", "AH")],
+                                  themes=["trump_ace", "last_card"],
+                                  theme_bits=theme_bits(["trump_ace", "last_card"]))
+    one = Puzzle.objects.create(tpn="HS QCKS/AD8H9H 9D 1 -", source=Source.SELF_PLAY,
+                                solution=[{"move": "AD-8H"}], themes=[], theme_bits=0)
+    migration.add_line_themes(apps, None)
+    migration.add_line_themes(apps, None)  # twice: nothing added twice
+    three.refresh_from_db()
+    one.refresh_from_db()
+    assert three.themes == ["trump_ace", "last_card", "short_line"]
+    assert three.theme_bits == theme_bits(three.themes)
+    assert (one.themes, one.theme_bits) == (["one_move"], theme_bits(["one_move"]))

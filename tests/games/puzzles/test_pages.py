@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -74,6 +75,34 @@ def test_a_wrong_move_is_shown_with_the_right_one_and_fails(alice_client, alice)
     assert after.status_code == 400
     assert after.json()["code"] == "puzzle_over"
     assert PuzzleAttempt.objects.get(user=alice).solved is False
+
+
+def test_the_themes_are_sent_only_once_the_play_is_over(alice_client, client):
+    puzzle = stored(TAKE_TO_WIN)  # take_to_win, draw_rule, short_line
+    words = ["Take to win", "Draw rule", "Short line"]
+    for page in (alice_client.get(f"/puzzles/{puzzle.pk}/"),
+                 alice_client.get("/puzzles/daily/"), client.get(f"/puzzles/{puzzle.pk}/")):
+        html = page.content.decode()
+        assert page.context["themes"] == []
+        assert 'data-testid="puzzle-theme"' not in html
+        # Nowhere on the page ("Draw rule" is among the board's words for a game's end).
+        assert "Take to win" not in html
+        assert "Short line" not in html
+        assert "take_to_win" not in html
+    right = play(alice_client, puzzle, "+3")
+    assert right.json()["outcome"] == "playing"
+    assert "themes" not in right.json()
+    assert "Take to win" not in right.content.decode()
+    solved = play(alice_client, puzzle, "+3", "6S").json()
+    assert solved["outcome"] == "solved"
+    assert solved["end"]["themes"] == words
+    after = alice_client.get(f"/puzzles/{puzzle.pk}/")
+    assert after.context["themes"] == words
+    assert after.content.decode().count('data-testid="puzzle-theme"') == 3
+    # A guest who gives up gets them with the solution, and on the page from then on.
+    given_up = client.post(f"/puzzles/{puzzle.pk}/solution").json()
+    assert given_up["end"]["themes"] == words
+    assert client.get(f"/puzzles/{puzzle.pk}/").context["themes"] == words
 
 
 def test_interchangeable_cards_are_one_answer_and_the_line_follows_the_card_chosen(client):
@@ -145,6 +174,7 @@ def test_a_guest_plays_unrated_once_per_session_and_gets_a_new_puzzle_next(clien
     assert page.status_code == 200
     assert page.context["puzzle"] == near
     end = play(client, near, "AC", "AH").json()["end"]
+    assert end.pop("themes") == ["Trump ace", "Last card", "Short line"]
     assert end == {"first": True, "solved": True, "rating": None, "delta": None,
                    "streak": None}
     assert play(client, near, "AH").json()["end"]["first"] is False
@@ -192,6 +222,32 @@ def test_a_puzzle_from_a_game_links_to_the_replay_at_its_ply(client, alice, bob)
     page = client.get(f"/puzzles/{puzzle.pk}/")
     assert page.context["game_url"] == f"/game/{match.pk}/replay?ply=2"
     assert client.get(page.context["game_url"]).status_code == 200
+
+
+def test_the_empty_states_say_why_there_is_no_puzzle(alice_client):
+    def said(page) -> str:
+        html = page.content.decode()
+        return html.split('data-testid="no-puzzle"')[1].split("</p>")[0]
+
+    for url in ("/puzzles/", "/puzzles/?themes=sacrifice", "/puzzles/daily/",
+                "/puzzles/streak/"):
+        assert "There are no puzzles yet" in said(alice_client.get(url)), url
+    puzzle = stored(THREE_MOVES)  # trump_ace, last_card, short_line
+    assert "No puzzle matches these filters" in said(
+        alice_client.get("/puzzles/", {"themes": ["sacrifice"]}))
+    assert "No puzzle matches these filters" in said(
+        alice_client.get("/puzzles/", {"rating_min": 2000}))
+    assert play(alice_client, puzzle, "AH").json()["outcome"] == "failed"
+    assert "You have played every puzzle that matches these filters" in said(
+        alice_client.get("/puzzles/", {"themes": ["trump_ace"]}))
+    assert "You have played every puzzle there is" in said(alice_client.get("/puzzles/"))
+    assert "You have played every puzzle there is" in said(
+        alice_client.get("/puzzles/streak/"))
+    # A guest's played puzzles are their session's.
+    client = Client()
+    assert client.get("/puzzles/").context["puzzle"] == puzzle
+    client.post(f"/puzzles/{puzzle.pk}/solution")
+    assert "You have played every puzzle there is" in said(client.get("/puzzles/"))
 
 
 def test_the_daily_puzzle_page(client):
