@@ -104,7 +104,7 @@ def test_the_migration_gives_the_puzzles_stored_before_their_line_theme():
 
     from django.apps import apps
 
-    migration = import_module("games.migrations.0018_puzzle_line_themes")
+    migration = import_module("games.migrations.0020_puzzle_line_themes")
     three = Puzzle.objects.create(tpn="DH KC6D7H/ACAH - 1 -", source=Source.SELF_PLAY,
                                   solution=[{"move": m} for m in ("AC", "6D-KC", "AH")],
                                   themes=["trump_ace", "last_card"],

@@ -29,7 +29,7 @@ def add_line_themes(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0017_several_correspondence_table_seats"),
+        ("games", "0019_seat_focused"),
     ]
 
     operations = [
