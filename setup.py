@@ -1,0 +1,17 @@
+"""The compiled core (games/csrc -> games._core), built by the normal install with the
+machine's C compiler. It is optional: without a compiler the install still succeeds and
+games.rules.native falls back to pure Python, with a warning (docs/architecture.md)."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "games._core",
+            sources=["games/csrc/module.c", "games/csrc/rules.c", "games/csrc/search.c"],
+            depends=["games/csrc/core.h"],
+            extra_compile_args=["-O3", "-std=c11"],
+            optional=True,
+        )
+    ]
+)
