@@ -32,7 +32,7 @@ typedef struct {
     Key key;
     int32_t score;
     int16_t depth, move;
-    int8_t flag, used;
+    int8_t flag;
 } Entry;
 
 typedef struct {
@@ -46,7 +46,10 @@ typedef struct {
     int trumps[2];
     int strict, collapse;
     uint64_t special, trump_masks[2];
-    /* the transposition table: open addressing, linear probing, grown at half full */
+    /* the transposition table: open addressing, linear probing, grown at half full; a
+     * slot's tag (32 bits of the key's hash, never 0) is 0 while it is empty, so that a
+     * probe reads the small array of tags and an entry only when its tag matches */
+    uint32_t *tags;
     Entry *table;
     size_t capacity, size;
     /* the path: a stack, with a counting filter on the hashes for the common miss */
@@ -116,30 +119,51 @@ static int read_key(PyObject *value, Key *k) {
 
 /* --- the transposition table ----------------------------------------------------------- */
 
-static Entry *table_find(Session *s, const Key *k, uint64_t hash) {
+static inline uint32_t tag_of(uint64_t hash) { return (uint32_t)(hash >> 32) | 1; }
+
+static Entry *table_find(const Session *s, const Key *k, uint64_t hash) {
     if (!s->capacity) return NULL;
     size_t mask = s->capacity - 1;
+    uint32_t tag = tag_of(hash);
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        Entry *e = &s->table[i];
-        if (!e->used) return NULL;
-        if (key_equal(&e->key, k)) return e;
+        uint32_t t = s->tags[i];
+        if (!t) return NULL;
+        if (t == tag && key_equal(&s->table[i].key, k)) return &s->table[i];
     }
+}
+
+static void table_free(Session *s) {
+    PyMem_Free(s->tags);
+    PyMem_Free(s->table);
+    s->tags = NULL;
+    s->table = NULL;
+    s->capacity = s->size = 0;
 }
 
 static int table_grow(Session *s) {
     size_t capacity = s->capacity ? s->capacity * 2 : 1 << 16;
-    Entry *table = PyMem_Calloc(capacity, sizeof(Entry));
-    if (!table) return -1;
+    uint32_t *tags = PyMem_Calloc(capacity, sizeof(uint32_t));
+    Entry *table = PyMem_Malloc(capacity * sizeof(Entry));
+    if (!tags || !table) {
+        PyMem_Free(tags);
+        PyMem_Free(table);
+        return -1;
+    }
     for (size_t j = 0; j < s->capacity; j++) {
+        if (!s->tags[j]) continue;
         Entry *e = &s->table[j];
-        if (!e->used) continue;
-        size_t i = key_hash(&e->key) & (capacity - 1);
-        while (table[i].used) i = (i + 1) & (capacity - 1);
+        uint64_t hash = key_hash(&e->key);
+        size_t i = hash & (capacity - 1);
+        while (tags[i]) i = (i + 1) & (capacity - 1);
+        tags[i] = tag_of(hash);
         table[i] = *e;
     }
-    PyMem_Free(s->table);
+    size_t size = s->size;
+    table_free(s);
+    s->tags = tags;
     s->table = table;
     s->capacity = capacity;
+    s->size = size;
     return 0;
 }
 
@@ -149,10 +173,10 @@ static int table_store(Session *s, const Key *k, uint64_t hash, int depth, int s
     if (!e) {
         if (2 * (s->size + 1) > s->capacity && table_grow(s) < 0) return -1;
         size_t mask = s->capacity - 1, i = hash & mask;
-        while (s->table[i].used) i = (i + 1) & mask;
+        while (s->tags[i]) i = (i + 1) & mask;
+        s->tags[i] = tag_of(hash);
         e = &s->table[i];
         e->key = *k;
-        e->used = 1;
         s->size++;
     }
     e->depth = (int16_t)depth;
@@ -243,39 +267,80 @@ static int wins_now(const Session *s, uint64_t me, uint64_t opp, const uint8_t *
     return -1;
 }
 
-static int compare_sort_keys(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+/* Sorts distinct keys ascending: quicksort down to short runs, then insertion sort. */
+static void sort_keys(int64_t *keys, int n) {
+    while (n > 16) {
+        int64_t a = keys[0], b = keys[n / 2], c = keys[n - 1];
+        int64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int i = 0, j = n - 1;
+        for (;;) {
+            while (keys[i] < pivot) i++;
+            while (keys[j] > pivot) j--;
+            if (i >= j) break;
+            int64_t t = keys[i];
+            keys[i++] = keys[j];
+            keys[j--] = t;
+        }
+        /* keys[0..j] <= pivot <= keys[j+1..n): sort the smaller side by recursion */
+        if (j + 1 < n - j - 1) {
+            sort_keys(keys, j + 1);
+            keys += j + 1;
+            n -= j + 1;
+        } else {
+            sort_keys(keys + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        int64_t key = keys[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] > key) {
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        keys[j + 1] = key;
+    }
 }
 
-/* ordered_moves of duel.py: the same moves in the same order. */
-static int ordered_moves(const Session *s, uint64_t me, uint64_t opp, const uint8_t *pile,
-                         int len, int mover, int first, int *moves) {
+/* The moves of ordered_moves (duel.py) in the same order, handed out one at a time: each
+ * move has a sort key (its order, then its code), and since a cut often comes after one
+ * or two moves, the first few are picked by selection and the rest sorted only when they
+ * are asked for. The take, if allowed, comes last; `first`, if among the moves, first. */
+#define PICKED_BY_SELECTION 3
+
+typedef struct {
+    int64_t keys[MAX_MOVES];
+    int n_keys, given, take, first, first_given, count;
+} Picker;
+
+static inline int key_code(int64_t key) {
+    int64_t code = key % 4096;
+    return (int)(code < 0 ? code + 4096 : code);
+}
+
+static void picker_init(Picker *p, const Session *s, uint64_t me, uint64_t opp,
+                        const uint8_t *pile, int len, int mover, int first) {
     const uint64_t *opp_row = BEATERS[s->trumps[1 - mover]];
     uint64_t present = me | opp;
     for (int i = 0; i < len; i++) present |= 1ULL << pile[i];
     uint64_t reps = representatives(s, me, present);
-    int64_t keys[MAX_MOVES];
     int m = 0;
+    p->take = -1;
     if (!len) {
         if (single(me)) {
-            moves[0] = highest(me);
-            return 1;
+            p->keys[m++] = highest(me);
+        } else {
+            /* by (threat, rank), stable over the codes in ascending order */
+            for (uint64_t r = reps; r; r &= r - 1) {
+                int c = lowest(r);
+                p->keys[m++] = ((int64_t)popcount(opp & opp_row[c]) * 16 + c % 9) * 4096 + c;
+            }
         }
-        /* sorted by (threat, rank), stable over the codes in ascending order */
-        for (uint64_t r = reps; r; r &= r - 1) {
-            int c = lowest(r);
-            keys[m++] = (int64_t)popcount(opp & opp_row[c]) << 16 | (c % 9) << 8 | c;
-        }
-        qsort(keys, m, sizeof keys[0], compare_sort_keys);
-        for (int i = 0; i < m; i++) moves[i] = (int)(keys[i] & 0xFF);
     } else {
         int top = pile[len - 1], my_trump = s->trumps[mover];
         uint64_t beaters = reps & BEATERS[my_trump][top];
-        int take = TAKE_BASE + take_count(len, top, my_trump);
-        int with_take = !(s->strict && beaters);
         if (single(me)) {
-            if (beaters) moves[m++] = highest(beaters);
+            if (beaters) p->keys[m++] = highest(beaters);
         } else {
             for (uint64_t b = beaters; b; b &= b - 1) {
                 int beater = lowest(b);
@@ -288,27 +353,53 @@ static int ordered_moves(const Session *s, uint64_t me, uint64_t opp, const uint
                     int second = lowest(x);
                     int threat = popcount(opp & opp_row[second]);
                     int score = cost + 4 * threat - (out_now ? 1000 : 0);
-                    keys[m++] = (int64_t)score * 4096 + base + second;
+                    p->keys[m++] = (int64_t)score * 4096 + base + second;
                 }
             }
-            qsort(keys, m, sizeof keys[0], compare_sort_keys);
-            for (int i = 0; i < m; i++) {
-                int64_t code = keys[i] % 4096;
-                moves[i] = (int)(code < 0 ? code + 4096 : code);
-            }
         }
-        if (with_take) moves[m++] = take;
+        if (!(s->strict && beaters)) p->take = TAKE_BASE + take_count(len, top, my_trump);
     }
+    p->n_keys = m;
+    p->given = 0;
+    p->count = m + (p->take >= 0);
+    p->first = -1;
+    p->first_given = 0;
     if (first >= 0) {
-        for (int i = 0; i < m; i++) {
-            if (moves[i] == first) {
-                memmove(moves + 1, moves, i * sizeof moves[0]);
-                moves[0] = first;
-                break;
-            }
-        }
+        int found = first == p->take;
+        for (int i = 0; i < m && !found; i++) found = key_code(p->keys[i]) == first;
+        if (found) p->first = first;
     }
-    return m;
+}
+
+/* The next move, or -1 after the last. */
+static int picker_next(Picker *p) {
+    if (p->first >= 0 && !p->first_given) {
+        p->first_given = 1;
+        return p->first;
+    }
+    while (p->given < p->n_keys) {
+        int64_t *keys = p->keys;
+        int i = p->given;
+        if (i < PICKED_BY_SELECTION) {
+            int best = i;
+            for (int j = i + 1; j < p->n_keys; j++) {
+                if (keys[j] < keys[best]) best = j;
+            }
+            int64_t t = keys[i];
+            keys[i] = keys[best];
+            keys[best] = t;
+        } else if (i == PICKED_BY_SELECTION) {
+            sort_keys(keys + i, p->n_keys - i);
+        }
+        p->given++;
+        int code = key_code(keys[i]);
+        if (code != p->first) return code;
+    }
+    if (p->take >= 0 && p->given == p->n_keys) {
+        p->given++;
+        if (p->take != p->first) return p->take;
+    }
+    return -1;
 }
 
 static int unbeatable(uint64_t cards, uint64_t against, const uint64_t *row) {
@@ -409,10 +500,10 @@ static int node(Session *s, uint64_t me, uint64_t opp, const uint8_t *pile, int 
         }
     }
     if (depth <= 0 || ply >= MAX_PLY) return evaluate(s, me, opp, pile, len, mover);
-    int moves[MAX_MOVES];
-    int m = ordered_moves(s, me, opp, pile, len, mover, hint, moves);
-    int child_depth = m == 1 ? depth : depth - 1;
-    int alpha0 = alpha, best = -WIN_SCORE - 1, best_move = moves[0], lowest_dep = FREE;
+    Picker picker;
+    picker_init(&picker, s, me, opp, pile, len, mover, hint);
+    int child_depth = picker.count == 1 ? depth : depth - 1;
+    int alpha0 = alpha, best = -WIN_SCORE - 1, best_move = -1, lowest_dep = FREE;
     if (path_push(s, &key, hash, ply) < 0) {
         s->stopped = -1;
         PyErr_NoMemory();
@@ -420,8 +511,9 @@ static int node(Session *s, uint64_t me, uint64_t opp, const uint8_t *pile, int 
     }
     uint8_t after[N_CARDS];
     int after_len;
-    for (int i = 0; i < m; i++) {
-        int code = moves[i], value, d = FREE;
+    for (int i = 0, code; (code = picker_next(&picker)) >= 0; i++) {
+        int value, d = FREE;
+        if (i == 0) best_move = code;
         uint64_t mine = play(me, pile, len, code, after, &after_len);
         if (!mine) {
             value = out_value(s, opp, after[after_len - 1], mover) ? WIN_SCORE - ply - 1 : 0;
@@ -512,7 +604,7 @@ static int session_init(Session *s, PyObject *args, PyObject *kwargs) {
 }
 
 static void session_dealloc(Session *s) {
-    PyMem_Free(s->table);
+    table_free(s);
     PyMem_Free(s->path);
     PyMem_Free(s->repeated);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -569,12 +661,18 @@ static PyObject *session_ordered_moves(Session *s, PyObject *args) {
         return NULL;
     uint64_t me, opp;
     uint8_t pile[N_CARDS];
-    int len, moves[MAX_MOVES];
+    int len;
     if (read_position(me_obj, opp_obj, pile_obj, mover, &me, &opp, pile, &len) < 0) return NULL;
-    int m = ordered_moves(s, me, opp, pile, len, mover, first, moves);
-    PyObject *list = PyList_New(m);
-    if (!list) return NULL;
-    for (int i = 0; i < m; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(moves[i]));
+    Picker *picker = PyMem_Malloc(sizeof(Picker));
+    if (!picker) return PyErr_NoMemory();
+    picker_init(picker, s, me, opp, pile, len, mover, first);
+    PyObject *list = PyList_New(0);
+    for (int code; list && (code = picker_next(picker)) >= 0;) {
+        PyObject *item = PyLong_FromLong(code);
+        if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+        Py_XDECREF(item);
+    }
+    PyMem_Free(picker);
     return list;
 }
 
@@ -636,9 +734,7 @@ static PyObject *session_table_size(Session *s, PyObject *unused) {
 }
 
 static PyObject *session_clear_table(Session *s, PyObject *unused) {
-    PyMem_Free(s->table);
-    s->table = NULL;
-    s->capacity = s->size = 0;
+    table_free(s);
     Py_RETURN_NONE;
 }
 
