@@ -14,8 +14,9 @@ setup(
     ext_modules=[
         Extension(
             "games._core",
-            sources=["games/csrc/module.c", "games/csrc/rules.c", "games/csrc/search.c"],
-            depends=["games/csrc/core.h"],
+            sources=["games/csrc/module.c", "games/csrc/rules.c", "games/csrc/search.c",
+                     "games/csrc/retrograde.c"],
+            depends=["games/csrc/core.h", "games/csrc/duel.h"],
             extra_compile_args=["-O3", "-std=c11", *POPCOUNT],
             optional=True,
         )

@@ -36,6 +36,10 @@ static inline int take_count(int len, int top, int trump) {
     return len < 5 ? len : 5;
 }
 
+/* The legal move codes of a mover holding hand before pile (legal_codes of state.py):
+ * the same codes in the same order; returns their number. */
+int hand_moves(uint64_t hand, const uint8_t *pile, int len, int trump, int strict, int *codes);
+
 /* Python values to C: a mask, a pile (a sequence of card codes), a seat's trump. */
 int read_mask(PyObject *value, uint64_t *mask);
 int read_pile(PyObject *value, uint8_t *pile, int *len);

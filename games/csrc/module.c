@@ -1,6 +1,17 @@
 /* games._core: the compiled core (games/rules/native.py loads it, with a pure Python
- * fallback). rules.c: move generation, perft, playouts; search.c: the duel search. */
+ * fallback). rules.c: move generation, perft, playouts; search.c: the duel search;
+ * retrograde.c: the retrograde analysis of a duel position. */
 #include "core.h"
+
+PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs);
+
+static PyMethodDef AI_METHODS[] = {
+    {"retrograde", (PyCFunction)(void (*)(void))py_retrograde, METH_VARARGS | METH_KEYWORDS,
+     "retrograde(trumps, strict, me, opp, pile, mover, draws=(), root_on_path=True, "
+     "max_states=2000000) -> "
+     "(value, distance, ((code, value, distance), ...), positions) or None past max_states"},
+    {NULL, NULL, 0, NULL},
+};
 
 static struct PyModuleDef MODULE = {
     PyModuleDef_HEAD_INIT, "games._core",
@@ -12,7 +23,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     cards_init();
     PyObject *module = PyModule_Create(&MODULE);
     if (!module) return NULL;
-    if (search_add_to_module(module) < 0) {
+    if (search_add_to_module(module) < 0 || PyModule_AddFunctions(module, AI_METHODS) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -152,7 +152,7 @@ fail:
 }
 
 /* legal_codes of state.py: the same codes in the same order. */
-static int hand_moves(uint64_t hand, const uint8_t *pile, int len, int trump, int strict,
+int hand_moves(uint64_t hand, const uint8_t *pile, int len, int trump, int strict,
                       int *codes) {
     int m = 0;
     if (len == 0) {

@@ -1,0 +1,331 @@
+/* Retrograde analysis of a duel position: every position reachable from it, the moves
+ * between them, and the exact value and distance of each, from the ends backwards.
+ *
+ * The C twin of games/ai/retrograde.py (see there for the rules of values and distances).
+ * Positions are numbered in the order they are first reached (breadth first from the
+ * root, moves in the order of legal_codes); a move that goes out is an exit worth a win
+ * or, by the draw rule, a draw; a position in `draws` (seen twice by the game, or held on
+ * a path above the root) is a draw when entered. Then, from the exits back: a position
+ * with a winning exit, or a move into a lost position, is won; one whose every move leads
+ * into won positions (and that has no drawing exit) is lost; what is left is a draw
+ * (either side can keep the game going, or repeat). A won position's distance is the
+ * fewest plies to the end against the best defence, a lost one's the most.
+ */
+#include "duel.h"
+
+#define UNKNOWN 0
+#define WON 1
+#define LOST 2
+#define DRAWN 3
+
+typedef struct {
+    /* positions by number, and a hash index of them */
+    Key *keys;
+    uint32_t *slots; /* number + 1, 0 while empty */
+    size_t n, cap_keys, cap_slots;
+    /* moves: position i's go to targets[first[i] .. first[i + 1]) (a number, or an exit:
+     * -1 a win for the mover, -2 a draw) */
+    int32_t *targets;
+    size_t *first;
+    size_t n_targets, cap_targets, cap_first;
+} Graph;
+
+static void graph_free(Graph *g) {
+    PyMem_RawFree(g->keys);
+    PyMem_RawFree(g->slots);
+    PyMem_RawFree(g->targets);
+    PyMem_RawFree(g->first);
+}
+
+static int grow(void **array, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need) cap2 *= 2;
+    void *bigger = PyMem_RawRealloc(*array, cap2 * size);
+    if (!bigger) return -1;
+    *array = bigger;
+    *cap = cap2;
+    return 0;
+}
+
+static int rehash(Graph *g) {
+    size_t cap = g->cap_slots ? 2 * g->cap_slots : 1 << 12;
+    uint32_t *slots = PyMem_RawCalloc(cap, sizeof(uint32_t));
+    if (!slots) return -1;
+    for (size_t i = 0; i < g->n; i++) {
+        size_t j = key_hash(&g->keys[i]) & (cap - 1);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = (uint32_t)(i + 1);
+    }
+    PyMem_RawFree(g->slots);
+    g->slots = slots;
+    g->cap_slots = cap;
+    return 0;
+}
+
+/* The number of a position, added if new; -1 out of memory, -2 past max_states. */
+static long long graph_number(Graph *g, const Key *k, size_t max_states) {
+    if (2 * (g->n + 1) > g->cap_slots && rehash(g) < 0) return -1;
+    size_t mask = g->cap_slots - 1, j = key_hash(k) & mask;
+    for (; g->slots[j]; j = (j + 1) & mask) {
+        if (key_equal(&g->keys[g->slots[j] - 1], k)) return g->slots[j] - 1;
+    }
+    if (g->n >= max_states) return -2;
+    if (grow((void **)&g->keys, &g->cap_keys, g->n + 1, sizeof(Key)) < 0) return -1;
+    g->keys[g->n] = *k;
+    g->slots[j] = (uint32_t)(g->n + 1);
+    return (long long)g->n++;
+}
+
+static void unpack(const Key *k, uint64_t *me, uint64_t *opp, uint8_t *pile, int *len,
+                   int *mover) {
+    *mover = k->seat;
+    *me = k->seat == 0 ? k->h0 : k->h1;
+    *opp = k->seat == 0 ? k->h1 : k->h0;
+    *len = k->len;
+    for (int i = 0; i < k->len; i++) pile[i] = (uint8_t)(k->pile[i / 10] >> (6 * (i % 10)) & 63);
+}
+
+typedef struct {
+    int trumps[2], strict;
+    const Key *draws;
+    int n_draws;
+} Rules;
+
+static int is_draw(const Rules *r, const Key *k) {
+    for (int i = 0; i < r->n_draws; i++) {
+        if (key_equal(&r->draws[i], k)) return 1;
+    }
+    return 0;
+}
+
+/* Number every position reachable from the root and record its moves. Returns 0, -1 out
+ * of memory, -2 past max_states. */
+static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states) {
+    if (graph_number(g, root, max_states) < 0) return -1;
+    int codes[MAX_MOVES];
+    uint8_t pile[N_CARDS], after[N_CARDS];
+    for (size_t i = 0; i < g->n; i++) {
+        if (grow((void **)&g->first, &g->cap_first, i + 2, sizeof(size_t)) < 0) return -1;
+        g->first[i] = g->n_targets;
+        Key key = g->keys[i];
+        if (i > 0 && is_draw(r, &key)) continue; /* a draw when entered: no moves */
+        uint64_t me, opp;
+        int len, mover, after_len;
+        unpack(&key, &me, &opp, pile, &len, &mover);
+        int m = hand_moves(me, pile, len, r->trumps[mover], r->strict, codes);
+        size_t cap = g->cap_targets;
+        if (grow((void **)&g->targets, &cap, g->n_targets + m, sizeof(int32_t)) < 0) return -1;
+        g->cap_targets = cap;
+        for (int c = 0; c < m; c++) {
+            uint64_t mine = play(me, pile, len, codes[c], after, &after_len);
+            int32_t target;
+            if (!mine) {
+                int draw = single(opp) && opp & BEATERS[r->trumps[1 - mover]][after[after_len - 1]];
+                target = draw ? -2 : -1;
+            } else {
+                Key child;
+                make_key(&child, opp, mine, after, after_len, 1 - mover);
+                long long number = graph_number(g, &child, max_states);
+                if (number < 0) return (int)number;
+                target = (int32_t)number;
+            }
+            g->targets[g->n_targets++] = target;
+        }
+    }
+    if (grow((void **)&g->first, &g->cap_first, g->n + 1, sizeof(size_t)) < 0) return -1;
+    g->first[g->n] = g->n_targets;
+    return 0;
+}
+
+/* Values (WON, LOST or DRAWN for the mover) and distances of every position; with
+ * root_on_path, entering the root again is a draw (it is left DRAWN here, and valued from
+ * its moves by the caller). */
+static int solve(const Graph *g, int root_on_path, uint8_t *value, int32_t *distance) {
+    size_t n = g->n;
+    int32_t *open = PyMem_RawCalloc(n ? n : 1, sizeof(int32_t));
+    size_t *pred_first = PyMem_RawCalloc(n + 1, sizeof(size_t));
+    int32_t *preds = PyMem_RawMalloc((g->n_targets ? g->n_targets : 1) * sizeof(int32_t));
+    int32_t *queue = PyMem_RawMalloc((n ? n : 1) * sizeof(int32_t));
+    if (!open || !pred_first || !preds || !queue) {
+        PyMem_RawFree(open);
+        PyMem_RawFree(pred_first);
+        PyMem_RawFree(preds);
+        PyMem_RawFree(queue);
+        return -1;
+    }
+    size_t head = 0, tail = 0;
+    memset(value, UNKNOWN, n);
+    for (size_t i = 0; i < n; i++) {
+        distance[i] = 0;
+        if (g->first[i] == g->first[i + 1] || (i == 0 && root_on_path)) {
+            /* a draw when entered */
+            value[i] = DRAWN;
+            continue;
+        }
+        for (size_t e = g->first[i]; e < g->first[i + 1]; e++) {
+            int32_t t = g->targets[e];
+            if (t == -1 && value[i] == UNKNOWN) {
+                value[i] = WON;
+                distance[i] = 1;
+                queue[tail++] = (int32_t)i;
+            }
+            /* a drawing exit keeps the position from ever being lost */
+            open[i] += 1;
+            if (t >= 0) pred_first[t + 1]++;
+        }
+        for (size_t e = g->first[i]; e < g->first[i + 1]; e++) open[i] -= g->targets[e] == -1;
+    }
+    for (size_t i = 0; i < n; i++) pred_first[i + 1] += pred_first[i];
+    size_t *fill = PyMem_RawMalloc((n ? n : 1) * sizeof(size_t));
+    if (!fill) {
+        PyMem_RawFree(open);
+        PyMem_RawFree(pred_first);
+        PyMem_RawFree(preds);
+        PyMem_RawFree(queue);
+        return -1;
+    }
+    memcpy(fill, pred_first, n * sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        if (value[i] == DRAWN) continue; /* a draw when entered: its moves are not played */
+        for (size_t e = g->first[i]; e < g->first[i + 1]; e++) {
+            int32_t t = g->targets[e];
+            if (t >= 0) preds[fill[t]++] = (int32_t)i;
+        }
+    }
+    PyMem_RawFree(fill);
+    while (head < tail) {
+        int32_t c = queue[head++];
+        for (size_t e = pred_first[c]; e < pred_first[c + 1]; e++) {
+            int32_t p = preds[e];
+            if (value[p] != UNKNOWN) continue;
+            if (value[c] == LOST) {
+                value[p] = WON;
+                distance[p] = distance[c] + 1;
+                queue[tail++] = p;
+            } else if (--open[p] == 0) {
+                value[p] = LOST;
+                distance[p] = distance[c] + 1;
+                queue[tail++] = p;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (value[i] == UNKNOWN) value[i] = DRAWN;
+    }
+    PyMem_RawFree(open);
+    PyMem_RawFree(pred_first);
+    PyMem_RawFree(preds);
+    PyMem_RawFree(queue);
+    return 0;
+}
+
+static inline int signed_value(uint8_t v) { return v == WON ? 1 : v == LOST ? -1 : 0; }
+
+PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"trumps", "strict", "me", "opp", "pile", "mover", "draws",
+                            "root_on_path", "max_states", NULL};
+    Rules r = {{0, 0}, 0, NULL, 0};
+    PyObject *me_obj, *opp_obj, *pile_obj, *draws_obj = NULL;
+    int mover;
+    int root_on_path = 1;
+    Py_ssize_t max_states = 2000000;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "(ii)pOOOi|Opn:retrograde", names,
+                                     &r.trumps[0], &r.trumps[1], &r.strict, &me_obj, &opp_obj,
+                                     &pile_obj, &mover, &draws_obj, &root_on_path,
+                                     &max_states))
+        return NULL;
+    uint64_t me, opp;
+    uint8_t pile[N_CARDS];
+    int len;
+    if (read_mask(me_obj, &me) < 0 || read_mask(opp_obj, &opp) < 0 ||
+        read_pile(pile_obj, pile, &len) < 0)
+        return NULL;
+    if (mover != 0 && mover != 1) {
+        PyErr_SetString(PyExc_ValueError, "a duel's mover is 0 or 1");
+        return NULL;
+    }
+    if (!me || !opp) {
+        PyErr_SetString(PyExc_ValueError, "both seats must hold cards");
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (r.trumps[i] < 0 || r.trumps[i] > 3) {
+            PyErr_SetString(PyExc_ValueError, "a suit is 0..3");
+            return NULL;
+        }
+    }
+    Key *draws = NULL;
+    if (draws_obj) {
+        PyObject *seq = PySequence_Fast(draws_obj, "draws must be a collection of duel keys");
+        if (!seq) return NULL;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        draws = PyMem_RawCalloc(n ? n : 1, sizeof(Key));
+        if (!draws) {
+            Py_DECREF(seq);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (read_key(PySequence_Fast_GET_ITEM(seq, i), &draws[i]) < 0) {
+                Py_DECREF(seq);
+                PyMem_RawFree(draws);
+                return NULL;
+            }
+        }
+        r.draws = draws;
+        r.n_draws = (int)n;
+        Py_DECREF(seq);
+    }
+    Key root;
+    make_key(&root, me, opp, pile, len, mover);
+    Graph g;
+    memset(&g, 0, sizeof g);
+    uint8_t *value = NULL;
+    int32_t *distance = NULL;
+    PyObject *result = NULL;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = explore(&g, &r, &root, max_states < 1 ? 1 : (size_t)max_states);
+    if (status == 0) {
+        value = PyMem_RawMalloc(g.n);
+        distance = PyMem_RawMalloc(g.n * sizeof(int32_t));
+    }
+    Py_END_ALLOW_THREADS
+    if (status == -2) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (status < 0 || !value || !distance || solve(&g, root_on_path, value, distance) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int codes[MAX_MOVES];
+    int m = hand_moves(me, pile, len, r.trumps[mover], r.strict, codes);
+    PyObject *moves = PyTuple_New(m);
+    if (!moves) goto done;
+    /* the root's value from its moves: the best; a win as soon, a loss as late as can be */
+    int best = -2, best_distance = 0;
+    for (int c = 0; c < m; c++) {
+        int32_t t = g.targets[g.first[0] + c];
+        int v, d;
+        if (t == -1) v = 1, d = 1;
+        else if (t == -2) v = 0, d = 0;
+        else {
+            v = -signed_value(value[t]);
+            d = v ? distance[t] + 1 : 0;
+        }
+        PyTuple_SET_ITEM(moves, c, Py_BuildValue("(iii)", codes[c], v, d));
+        if (v > best || (v == best && ((v > 0 && d < best_distance) ||
+                                       (v < 0 && d > best_distance)))) {
+            best = v;
+            best_distance = d;
+        }
+    }
+    result = Py_BuildValue("(iiNn)", best, best_distance, moves, (Py_ssize_t)g.n);
+done:
+    PyMem_RawFree(value);
+    PyMem_RawFree(distance);
+    PyMem_RawFree(draws);
+    graph_free(&g);
+    return result;
+}
