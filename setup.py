@@ -16,7 +16,7 @@ setup(
             "games._core",
             sources=["games/csrc/module.c", "games/csrc/rules.c", "games/csrc/search.c",
                      "games/csrc/retrograde.c"],
-            depends=["games/csrc/core.h", "games/csrc/duel.h"],
+            depends=["games/csrc/core.h", "games/csrc/duel.h", "games/csrc/duel_table.h"],
             extra_compile_args=["-O3", "-std=c11", *POPCOUNT],
             optional=True,
         )
