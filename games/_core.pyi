@@ -37,3 +37,7 @@ def retrograde(trumps: tuple[int, int], strict: bool, me: int, opp: int, pile: S
                mover: int, draws: Sequence[Key] = ..., root_on_path: bool = ...,
                max_states: int = ...) -> tuple[int, int, tuple[tuple[int, int, int], ...],
                                                int] | None: ...
+def retrograde_graph(trumps: tuple[int, int], strict: bool, root: Key,
+                     draws: Sequence[Key] = ..., max_states: int | None = ...,
+                     check: Callable[[int], object] | None = ...,
+                     ) -> tuple[dict[Key, tuple[int, int]], int] | None: ...

@@ -5,10 +5,9 @@
 
 ``speed``: nodes per second of the heuristic search from seeded deals, compiled (the
 core's node, ``games.rules.native``) and in pure Python, and of the exact solver; then
-the retrograde analysis over the endgame file (positions per second), perft (leaves per
-second) and random playouts (plies per second), compiled and in pure Python. Each
-compiled/Python pair is measured in turn three times, and the best of the three printed,
-with the ratio. ``solve``: how the time to solve grows with the number of
+perft (leaves per second) and random playouts (plies per second), compiled and in pure
+Python. Each compiled/Python pair is measured in turn three times, and the best of the
+three printed, with the ratio. ``solve``: how the time to solve grows with the number of
 cards in play (median and max over K random positions per size; positions over the node
 cap are counted as unsolved). ``endgames``: the strongest level at MOVETIME per move over
 the endgame data file: the share of value-keeping moves. Default: all three.
@@ -29,7 +28,6 @@ from collections.abc import Callable, Sequence
 from games.ai.duel import DuelTable
 from games.ai.endgames import load_endgames, random_endgame
 from games.ai.levels import STRONGEST, choose_code
-from games.ai.retrograde import retrograde
 from games.ai.search import Searcher
 from games.ai.solver import SearchTimeout, Solver
 from games.rules.bench import bench as playout_bench
@@ -76,23 +74,6 @@ def _perft_rate(seconds: float, compiled: bool) -> float:
             return leaves / spent
 
 
-def _retrograde_rate(seconds: float, compiled: bool) -> float:
-    """Positions per second of the retrograde analysis over the endgame file, in turn."""
-    positions = 0
-    began = time.monotonic()
-    while True:
-        for endgame in load_endgames():
-            state = State.from_tpn(endgame.tpn)
-            me, opp = _hands(state)
-            t0, t1 = state.trumps
-            found = retrograde((int(t0), int(t1)), False, me, opp, state.pile_codes,
-                               state.to_move, compiled=compiled)
-            positions += 0 if found is None else found.positions
-            spent = time.monotonic() - began
-            if spent >= seconds:
-                return positions / spent
-
-
 def _playout_rate(seconds: float, compiled: bool) -> float:
     return playout_bench(seconds, compiled=compiled).plies_per_second
 
@@ -126,7 +107,6 @@ def speed(seconds: float) -> None:
         spent += time.monotonic() - began
         nodes += solver.nodes
     print(f"solver: {nodes / spent:,.0f} nodes per second")
-    _compare("retrograde", "positions/s", _retrograde_rate, seconds / 2)
     _compare("perft", "leaves/s", _perft_rate, seconds / 4)
     _compare("playouts", "plies/s", _playout_rate, seconds / 4)
 

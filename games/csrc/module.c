@@ -4,12 +4,17 @@
 #include "core.h"
 
 PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *py_retrograde_graph(PyObject *self, PyObject *args, PyObject *kwargs);
 
 static PyMethodDef AI_METHODS[] = {
     {"retrograde", (PyCFunction)(void (*)(void))py_retrograde, METH_VARARGS | METH_KEYWORDS,
-     "retrograde(trumps, strict, me, opp, pile, mover, draws=(), root_on_path=True, "
-     "max_states=2000000) -> "
-     "(value, distance, ((code, value, distance), ...), positions) or None past max_states"},
+     "retrograde(trumps, strict, me, opp, pile, mover, draws=(), root_on_path=False, "
+     "max_states=None) -> (value, distance, ((code, value, distance), ...), positions), "
+     "or None past max_states"},
+    {"retrograde_graph", (PyCFunction)(void (*)(void))py_retrograde_graph,
+     METH_VARARGS | METH_KEYWORDS,
+     "retrograde_graph(trumps, strict, root, draws=(), max_states=None, check=None) -> "
+     "({key: (status, distance)}, positions), or None past max_states"},
     {NULL, NULL, 0, NULL},
 };
 

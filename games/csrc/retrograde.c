@@ -1,15 +1,23 @@
 /* Retrograde analysis of a duel position: every position reachable from it, the moves
  * between them, and the exact value and distance of each, from the ends backwards.
  *
- * The C twin of games/ai/retrograde.py (see there for the rules of values and distances).
  * Positions are numbered in the order they are first reached (breadth first from the
- * root, moves in the order of legal_codes); a move that goes out is an exit worth a win
- * or, by the draw rule, a draw; a position in `draws` (seen twice by the game, or held on
- * a path above the root) is a draw when entered. Then, from the exits back: a position
- * with a winning exit, or a move into a lost position, is won; one whose every move leads
- * into won positions (and that has no drawing exit) is lost; what is left is a draw
+ * root, every legal move in the order of legal_codes, no card collapsed). A move that goes
+ * out is an exit worth a win or, by the draw rule, a draw; so is a move into a position of
+ * `draws` (the game has seen it twice: entering it is its third occurrence), which is not
+ * explored. Then, from the exits back: a position with a winning exit, or a move into a
+ * position lost for the other seat, is won; one whose every move leads into positions won
+ * for the other seat (and that has no drawing exit) is lost; what is left is open, a draw
  * (either side can keep the game going, or repeat). A won position's distance is the
- * fewest plies to the end against the best defence, a lost one's the most.
+ * fewest plies to the end against the best defence, a lost one's the most; the queue
+ * resolves positions in order of distance. Along the winner's line the distance falls at
+ * every ply, so it never repeats a position: these are the game's values.
+ *
+ * retrograde: the root's value, distance and every root move's, in one call (with
+ * root_on_path, entering the root again is a draw as well: the rule of a search path).
+ * retrograde_graph: the value and distance of every position, as a dict.
+ * tests/ai/retrograde_reference.py is the same analysis in Python, which the tests hold
+ * these to.
  */
 #include "duel.h"
 
@@ -93,6 +101,7 @@ typedef struct {
 } Rules;
 
 static int is_draw(const Rules *r, const Key *k) {
+    if (!r->n_draws) return 0;
     for (int i = 0; i < r->n_draws; i++) {
         if (key_equal(&r->draws[i], k)) return 1;
     }
@@ -100,8 +109,10 @@ static int is_draw(const Rules *r, const Key *k) {
 }
 
 /* Number every position reachable from the root and record its moves. Returns 0, -1 out
- * of memory, -2 past max_states. */
-static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states) {
+ * of memory (a Python error set), -2 past max_states, -3 if check raised. check(count),
+ * if given, is called whenever the count of positions reaches a multiple of 4096. */
+static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states,
+                   PyObject *check) {
     if (graph_number(g, root, max_states) < 0) return -1;
     int codes[MAX_MOVES];
     uint8_t pile[N_CARDS], after[N_CARDS];
@@ -109,7 +120,6 @@ static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states)
         if (grow((void **)&g->first, &g->cap_first, i + 2, sizeof(size_t)) < 0) return -1;
         g->first[i] = g->n_targets;
         Key key = g->keys[i];
-        if (i > 0 && is_draw(r, &key)) continue; /* a draw when entered: no moves */
         uint64_t me, opp;
         int len, mover, after_len;
         unpack(&key, &me, &opp, pile, &len, &mover);
@@ -126,9 +136,19 @@ static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states)
             } else {
                 Key child;
                 make_key(&child, opp, mine, after, after_len, 1 - mover);
-                long long number = graph_number(g, &child, max_states);
-                if (number < 0) return (int)number;
-                target = (int32_t)number;
+                if (is_draw(r, &child)) {
+                    target = -2;
+                } else {
+                    size_t before = g->n;
+                    long long number = graph_number(g, &child, max_states);
+                    if (number < 0) return (int)number;
+                    target = (int32_t)number;
+                    if (check && g->n > before && (number & 4095) == 0) {
+                        PyObject *done = PyObject_CallFunction(check, "L", number);
+                        if (!done) return -3;
+                        Py_DECREF(done);
+                    }
+                }
             }
             g->targets[g->n_targets++] = target;
         }
@@ -220,16 +240,63 @@ static int solve(const Graph *g, int root_on_path, uint8_t *value, int32_t *dist
     return 0;
 }
 
-static inline int signed_value(uint8_t v) { return v == WON ? 1 : v == LOST ? -1 : 0; }
+static int read_rules(Rules *r, PyObject *draws_obj) {
+    for (int i = 0; i < 2; i++) {
+        if (r->trumps[i] < 0 || r->trumps[i] > 3) {
+            PyErr_SetString(PyExc_ValueError, "a suit is 0..3");
+            return -1;
+        }
+    }
+    if (!draws_obj) return 0;
+    PyObject *seq = PySequence_Fast(draws_obj, "draws must be a collection of duel keys");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Key *draws = PyMem_RawCalloc(n ? n : 1, sizeof(Key));
+    if (!draws) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (read_key(PySequence_Fast_GET_ITEM(seq, i), &draws[i]) < 0) {
+            Py_DECREF(seq);
+            PyMem_RawFree(draws);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    r->draws = draws;
+    r->n_draws = (int)n;
+    return 0;
+}
+
+/* Explore and solve: 0, or -2 past max_states, or -1 with a Python error set. */
+static int analyse(Graph *g, const Rules *r, const Key *root, Py_ssize_t max_states,
+                   PyObject *check, int root_on_path, uint8_t **value, int32_t **distance) {
+    memset(g, 0, sizeof *g);
+    int status = explore(g, r, root, max_states < 1 ? 1 : (size_t)max_states, check);
+    if (status == -2) return -2;
+    if (status == -3) return -1;
+    if (status == 0) {
+        *value = PyMem_RawMalloc(g->n);
+        *distance = PyMem_RawMalloc(g->n * sizeof(int32_t));
+    }
+    if (status < 0 || !*value || !*distance || solve(g, root_on_path, *value, *distance) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static inline int signed_status(uint8_t v) { return v == WON ? 1 : v == LOST ? -1 : 0; }
 
 PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"trumps", "strict", "me", "opp", "pile", "mover", "draws",
                             "root_on_path", "max_states", NULL};
     Rules r = {{0, 0}, 0, NULL, 0};
     PyObject *me_obj, *opp_obj, *pile_obj, *draws_obj = NULL;
-    int mover;
-    int root_on_path = 1;
-    Py_ssize_t max_states = 2000000;
+    int mover, root_on_path = 0;
+    Py_ssize_t max_states = PY_SSIZE_T_MAX;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "(ii)pOOOi|Opn:retrograde", names,
                                      &r.trumps[0], &r.trumps[1], &r.strict, &me_obj, &opp_obj,
                                      &pile_obj, &mover, &draws_obj, &root_on_path,
@@ -249,56 +316,16 @@ PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "both seats must hold cards");
         return NULL;
     }
-    for (int i = 0; i < 2; i++) {
-        if (r.trumps[i] < 0 || r.trumps[i] > 3) {
-            PyErr_SetString(PyExc_ValueError, "a suit is 0..3");
-            return NULL;
-        }
-    }
-    Key *draws = NULL;
-    if (draws_obj) {
-        PyObject *seq = PySequence_Fast(draws_obj, "draws must be a collection of duel keys");
-        if (!seq) return NULL;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        draws = PyMem_RawCalloc(n ? n : 1, sizeof(Key));
-        if (!draws) {
-            Py_DECREF(seq);
-            return PyErr_NoMemory();
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (read_key(PySequence_Fast_GET_ITEM(seq, i), &draws[i]) < 0) {
-                Py_DECREF(seq);
-                PyMem_RawFree(draws);
-                return NULL;
-            }
-        }
-        r.draws = draws;
-        r.n_draws = (int)n;
-        Py_DECREF(seq);
-    }
+    if (read_rules(&r, draws_obj) < 0) return NULL;
     Key root;
     make_key(&root, me, opp, pile, len, mover);
     Graph g;
-    memset(&g, 0, sizeof g);
     uint8_t *value = NULL;
     int32_t *distance = NULL;
     PyObject *result = NULL;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = explore(&g, &r, &root, max_states < 1 ? 1 : (size_t)max_states);
-    if (status == 0) {
-        value = PyMem_RawMalloc(g.n);
-        distance = PyMem_RawMalloc(g.n * sizeof(int32_t));
-    }
-    Py_END_ALLOW_THREADS
-    if (status == -2) {
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
-    if (status < 0 || !value || !distance || solve(&g, root_on_path, value, distance) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    int status = analyse(&g, &r, &root, max_states, NULL, root_on_path, &value, &distance);
+    if (status == -2) result = Py_NewRef(Py_None);
+    if (status) goto done;
     int codes[MAX_MOVES];
     int m = hand_moves(me, pile, len, r.trumps[mover], r.strict, codes);
     PyObject *moves = PyTuple_New(m);
@@ -308,10 +335,14 @@ PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs) {
     for (int c = 0; c < m; c++) {
         int32_t t = g.targets[g.first[0] + c];
         int v, d;
-        if (t == -1) v = 1, d = 1;
-        else if (t == -2) v = 0, d = 0;
-        else {
-            v = -signed_value(value[t]);
+        if (t == -1) {
+            v = 1;
+            d = 1;
+        } else if (t == -2) {
+            v = 0;
+            d = 0;
+        } else {
+            v = -signed_status(value[t]);
             d = v ? distance[t] + 1 : 0;
         }
         PyTuple_SET_ITEM(moves, c, Py_BuildValue("(iii)", codes[c], v, d));
@@ -325,7 +356,63 @@ PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs) {
 done:
     PyMem_RawFree(value);
     PyMem_RawFree(distance);
-    PyMem_RawFree(draws);
+    PyMem_RawFree((void *)r.draws);
+    graph_free(&g);
+    return result;
+}
+
+static PyObject *key_tuple(const Key *k) {
+    PyObject *pile = PyTuple_New(k->len);
+    if (!pile) return NULL;
+    for (int i = 0; i < k->len; i++) {
+        PyTuple_SET_ITEM(pile, i, PyLong_FromLong((long)(k->pile[i / 10] >> (6 * (i % 10)) & 63)));
+    }
+    return Py_BuildValue("(KKNi)", (unsigned long long)k->h0, (unsigned long long)k->h1, pile,
+                         (int)k->seat);
+}
+
+PyObject *py_retrograde_graph(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"trumps", "strict", "root", "draws", "max_states", "check", NULL};
+    Rules r = {{0, 0}, 0, NULL, 0};
+    PyObject *root_obj, *draws_obj = NULL, *max_obj = Py_None, *check = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "(ii)pO|OOO:retrograde_graph", names,
+                                     &r.trumps[0], &r.trumps[1], &r.strict, &root_obj,
+                                     &draws_obj, &max_obj, &check))
+        return NULL;
+    Py_ssize_t max_states = PY_SSIZE_T_MAX;
+    if (max_obj != Py_None) {
+        max_states = PyLong_AsSsize_t(max_obj);
+        if (max_states == -1 && PyErr_Occurred()) return NULL;
+    }
+    Key root;
+    if (read_key(root_obj, &root) < 0) return NULL;
+    if (!root.h0 || !root.h1) {
+        PyErr_SetString(PyExc_ValueError, "both seats must hold cards");
+        return NULL;
+    }
+    if (read_rules(&r, draws_obj) < 0) return NULL;
+    Graph g;
+    uint8_t *value = NULL;
+    int32_t *distance = NULL;
+    PyObject *result = NULL, *nodes = NULL;
+    int status = analyse(&g, &r, &root, max_states, check == Py_None ? NULL : check, 0, &value,
+                         &distance);
+    if (status == -2) result = Py_NewRef(Py_None);
+    if (status) goto done;
+    nodes = PyDict_New();
+    for (size_t i = 0; nodes && i < g.n; i++) {
+        PyObject *key = key_tuple(&g.keys[i]);
+        int status_i = signed_status(value[i]);
+        PyObject *node = Py_BuildValue("(ii)", status_i, status_i ? distance[i] : 0);
+        if (!key || !node || PyDict_SetItem(nodes, key, node) < 0) Py_CLEAR(nodes);
+        Py_XDECREF(key);
+        Py_XDECREF(node);
+    }
+    if (nodes) result = Py_BuildValue("(Nn)", nodes, (Py_ssize_t)g.n);
+done:
+    PyMem_RawFree(value);
+    PyMem_RawFree(distance);
+    PyMem_RawFree((void *)r.draws);
     graph_free(&g);
     return result;
 }

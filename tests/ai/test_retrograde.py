@@ -1,12 +1,14 @@
-"""The retrograde analysis (games/ai/retrograde.py): compiled and in Python it gives the
-same values, distances and position counts; it reproduces every line of the solved
-endgame file (value and value-keeping moves); its root values are those of a brute-force
-minimax; and its distances follow their own definition move by move.
+"""The compiled retrograde analysis (games._core.retrograde and retrograde_graph): it gives
+the values, distances and position counts of the plain Python analysis of
+tests/ai/retrograde_reference.py; it reproduces every line of the solved endgame file (value
+and value-keeping moves); its root values are those of a brute-force minimax; and its
+distances follow their own definition move by move.
 """
 
 from __future__ import annotations
 
 import random
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,21 +17,22 @@ from hypothesis import strategies as st
 from games.ai.duel import DuelTable
 from games.ai.duel_search import duel_key
 from games.ai.endgames import load_endgames, random_endgame
-from games.ai.retrograde import retrograde, retrograde_python
 from games.rules import State
-from games.rules.native import core
-from tests.ai import reference
+from games.rules.native import core as compiled
+from tests.ai import reference, retrograde_reference
 
 SMALL = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+Args = tuple[tuple[int, int], bool, int, int, tuple[int, ...], int]
 
 
-@pytest.fixture(autouse=True)
-def _needs_the_core() -> None:
-    if core is None:
+@pytest.fixture(scope="module")
+def core() -> ModuleType:
+    if compiled is None:
         pytest.fail("games._core is not built: reinstall with a C compiler (pip install -e .)")
+    return compiled
 
 
-def _args(state: State) -> tuple[tuple[int, int], bool, int, int, tuple[int, ...], int]:
+def _args(state: State) -> Args:
     t0, t1 = state.trumps
     h0, h1 = state.hand_masks
     me, opp = (h0, h1) if state.to_move == 0 else (h1, h0)
@@ -41,84 +44,99 @@ def _small(seed: int, cards: int, strict: bool) -> State:
     return State.from_tpn(state.tpn(), strict=strict)
 
 
-@SMALL
-@given(seed=st.integers(0, 2**32), cards=st.integers(3, 8), strict=st.booleans(),
-       root_on_path=st.booleans(), n_draws=st.integers(0, 3))
-def test_compiled_and_python_agree(seed: int, cards: int, strict: bool, root_on_path: bool,
-                                   n_draws: int) -> None:
-    state = _small(seed, cards, strict)
-    # Draws: positions along a random line from the root.
-    rng = random.Random(seed)
-    walker, draws = state.clone(), []
-    for _ in range(n_draws):
+def _line(state: State, seed: int, length: int) -> list[tuple[int, int, tuple[int, ...], int]]:
+    """Positions along a random line from ``state``."""
+    rng, walker, keys = random.Random(seed), state.clone(), []
+    for _ in range(length):
         walker.apply_code(rng.choice(walker.legal_move_codes()))
         if walker.is_over():
             break
-        draws.append(duel_key(*_args(walker)[2:]))
+        keys.append(duel_key(*_args(walker)[2:]))
+    return keys
+
+
+@SMALL
+@given(seed=st.integers(0, 2**32), cards=st.integers(3, 8), strict=st.booleans(),
+       root_on_path=st.booleans(), n_draws=st.integers(0, 3))
+def test_compiled_and_python_agree(core: ModuleType, seed: int, cards: int, strict: bool,
+                                   root_on_path: bool, n_draws: int) -> None:
+    state = _small(seed, cards, strict)
+    draws = _line(state, seed, n_draws)
     args = _args(state)
-    compiled = retrograde(*args, draws=draws, root_on_path=root_on_path)
-    python = retrograde_python(*args, draws=draws, root_on_path=root_on_path)
-    assert compiled == python
-    assert compiled is not None
-    assert [code for code, _, _ in compiled.moves] == state.legal_move_codes()
+    found = core.retrograde(*args, draws=draws, root_on_path=root_on_path)
+    assert found == retrograde_reference.root(*args, draws=draws, root_on_path=root_on_path)
+    assert [code for code, _, _ in found[2]] == state.legal_move_codes()
+    trumps, strict_, me, opp, pile, mover = args
+    key = duel_key(me, opp, pile, mover)
+    assert core.retrograde_graph(trumps, strict_, key, draws) == \
+        retrograde_reference.graph(trumps, strict_, key, draws)
 
 
-def test_every_endgame_of_the_file_is_reproduced() -> None:
+def test_every_endgame_of_the_file_is_reproduced(core: ModuleType) -> None:
     for endgame in load_endgames():
         state = State.from_tpn(endgame.tpn)
-        found = retrograde(*_args(state))
-        assert found is not None
-        assert found.value == endgame.value, endgame.tpn
-        kept = {code for code, value, _ in found.moves if value == found.value}
-        assert kept == endgame.moves, endgame.tpn
+        value, _, moves, _ = core.retrograde(*_args(state))
+        assert value == endgame.value, endgame.tpn
+        assert {code for code, v, _ in moves if v == value} == endgame.moves, endgame.tpn
 
 
 @SMALL
 @given(seed=st.integers(0, 2**32), cards=st.integers(3, 6), strict=st.booleans())
-def test_root_values_are_those_of_a_brute_force_minimax(seed: int, cards: int,
+def test_root_values_are_those_of_a_brute_force_minimax(core: ModuleType, seed: int, cards: int,
                                                         strict: bool) -> None:
     state = _small(seed, cards, strict)
-    found = retrograde(*_args(state))
-    assert found is not None
-    assert found.value == reference.minimax(state.clone())
-    assert dict((code, value) for code, value, _ in found.moves) == \
-        reference.move_values(state.clone())
+    value, _, moves, _ = core.retrograde(*_args(state), root_on_path=True)
+    assert value == reference.minimax(state.clone())
+    assert {code: v for code, v, _ in moves} == reference.move_values(state.clone())
 
 
 @SMALL
 @given(seed=st.integers(0, 2**32), cards=st.integers(3, 8), strict=st.booleans())
-def test_distances_follow_their_definition(seed: int, cards: int, strict: bool) -> None:
+def test_distances_follow_their_definition(core: ModuleType, seed: int, cards: int,
+                                           strict: bool) -> None:
     state = _small(seed, cards, strict)
     trumps, strict_, me, opp, pile, mover = _args(state)
-    found = retrograde(trumps, strict_, me, opp, pile, mover, root_on_path=False)
-    assert found is not None
-    for code, value, distance in found.moves:
+    nodes, _ = core.retrograde_graph(trumps, strict_, duel_key(me, opp, pile, mover))
+    for code, value, distance in core.retrograde(trumps, strict_, me, opp, pile, mover)[2]:
         hand, after = DuelTable.play(me, pile, code)
         if not hand:
             assert (value, distance) in ((1, 1), (0, 0))
             continue
-        child = retrograde(trumps, strict_, opp, hand, after, 1 - mover, root_on_path=False)
-        assert child is not None
-        assert value == -child.value
-        assert distance == (child.distance + 1 if value else 0)
+        child_value, child_distance = nodes[duel_key(opp, hand, after, 1 - mover)]
+        assert value == -child_value
+        assert distance == (child_distance + 1 if value else 0)
         assert distance % 2 == (1 if value > 0 else 0)
 
 
-def test_past_max_states_there_is_no_answer() -> None:
+def test_past_max_states_there_is_no_answer_and_check_is_called(core: ModuleType) -> None:
     state = State.from_tpn("SH 7C8H/9DADTS - 1 -")
     args = _args(state)
-    found = retrograde(*args)
-    assert found is not None
-    assert found.positions > 10
-    assert retrograde(*args, max_states=found.positions) == found
-    assert retrograde(*args, max_states=found.positions - 1) is None
-    assert retrograde_python(*args, max_states=found.positions - 1) is None
+    found = core.retrograde(*args)
+    positions = found[3]
+    assert positions > 10
+    assert core.retrograde(*args, max_states=positions) == found
+    assert core.retrograde(*args, max_states=positions - 1) is None
+    key = duel_key(*args[2:])
+    assert core.retrograde_graph(args[0], args[1], key, max_states=positions - 1) is None
+    assert retrograde_reference.graph(args[0], args[1], key, max_states=positions - 1) is None
+    big = State.from_tpn(load_endgames()[4].tpn)
+    counts: list[int] = []
+    nodes, size = core.retrograde_graph(*_args(big)[:2], duel_key(*_args(big)[2:]),
+                                        check=counts.append)
+    assert size == len(nodes) > 4096
+    assert counts == list(range(4096, size, 4096))
+
+    def stop(count: int) -> None:
+        raise TimeoutError(count)
+
+    with pytest.raises(TimeoutError):
+        core.retrograde_graph(*_args(big)[:2], duel_key(*_args(big)[2:]), check=stop)
 
 
-def test_bad_input_is_refused_with_a_value_error() -> None:
+def test_bad_input_is_refused_with_a_value_error(core: ModuleType) -> None:
     with pytest.raises(ValueError, match="both seats"):
-        retrograde((0, 1), False, 0, 1, (), 0)
+        core.retrograde((0, 1), False, 0, 1, (), 0)
     with pytest.raises(ValueError, match="both seats"):
-        retrograde_python((0, 1), False, 1, 0, (), 0)
+        core.retrograde_graph((0, 1), False, (1, 0, (), 0))
     with pytest.raises(ValueError, match="suit"):
-        retrograde((0, 7), False, 1, 2, (), 0)
+        core.retrograde((0, 7), False, 1, 2, (), 0)
