@@ -5,6 +5,7 @@
 
 PyObject *py_retrograde(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *py_retrograde_graph(PyObject *self, PyObject *args, PyObject *kwargs);
+int retrograde_add_to_module(PyObject *module);
 
 static PyMethodDef AI_METHODS[] = {
     {"retrograde", (PyCFunction)(void (*)(void))py_retrograde, METH_VARARGS | METH_KEYWORDS,
@@ -14,7 +15,7 @@ static PyMethodDef AI_METHODS[] = {
     {"retrograde_graph", (PyCFunction)(void (*)(void))py_retrograde_graph,
      METH_VARARGS | METH_KEYWORDS,
      "retrograde_graph(trumps, strict, root, draws=(), max_states=None, check=None) -> "
-     "({key: (status, distance)}, positions), or None past max_states"},
+     "a SolvedGraph (solved[key] -> (status, distance)), or None past max_states"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -28,7 +29,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     cards_init();
     PyObject *module = PyModule_Create(&MODULE);
     if (!module) return NULL;
-    if (search_add_to_module(module) < 0 || PyModule_AddFunctions(module, AI_METHODS) < 0) {
+    if (search_add_to_module(module) < 0 || retrograde_add_to_module(module) < 0 ||
+        PyModule_AddFunctions(module, AI_METHODS) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -85,6 +85,16 @@ static long long graph_number(Graph *g, const Key *k, size_t max_states) {
     return (long long)g->n++;
 }
 
+/* The number of a position, or -1 if the graph does not hold it. */
+static long long graph_find(const Graph *g, const Key *k) {
+    if (!g->cap_slots) return -1;
+    size_t mask = g->cap_slots - 1, j = key_hash(k) & mask;
+    for (; g->slots[j]; j = (j + 1) & mask) {
+        if (key_equal(&g->keys[g->slots[j] - 1], k)) return g->slots[j] - 1;
+    }
+    return -1;
+}
+
 static void unpack(const Key *k, uint64_t *me, uint64_t *opp, uint8_t *pile, int *len,
                    int *mover) {
     *mover = k->seat;
@@ -371,6 +381,114 @@ static PyObject *key_tuple(const Key *k) {
                          (int)k->seat);
 }
 
+/* --- the solved graph: a read-only mapping of duel keys to (status, distance) --------- */
+
+typedef struct {
+    PyObject_HEAD
+    Graph graph;
+    uint8_t *value;
+    int32_t *distance;
+} Solved;
+
+static void solved_dealloc(Solved *self) {
+    PyMem_RawFree(self->value);
+    PyMem_RawFree(self->distance);
+    graph_free(&self->graph);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t solved_length(Solved *self) { return (Py_ssize_t)self->graph.n; }
+
+static PyObject *solved_node(Solved *self, size_t i) {
+    int status = signed_status(self->value[i]);
+    return Py_BuildValue("(ii)", status, status ? self->distance[i] : 0);
+}
+
+/* The number of the position of a key, -1 if absent, -2 on a malformed key (error set). */
+static long long solved_number(Solved *self, PyObject *key_obj) {
+    Key key;
+    if (!PyTuple_Check(key_obj) || read_key(key_obj, &key) < 0) {
+        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError)) return -2;
+        PyErr_Clear();
+        return -1;
+    }
+    return graph_find(&self->graph, &key);
+}
+
+static PyObject *solved_subscript(Solved *self, PyObject *key_obj) {
+    long long i = solved_number(self, key_obj);
+    if (i == -2) return NULL;
+    if (i < 0) {
+        PyErr_SetObject(PyExc_KeyError, key_obj);
+        return NULL;
+    }
+    return solved_node(self, (size_t)i);
+}
+
+static int solved_contains(Solved *self, PyObject *key_obj) {
+    long long i = solved_number(self, key_obj);
+    return i == -2 ? -1 : i >= 0;
+}
+
+static PyObject *solved_get(Solved *self, PyObject *args) {
+    PyObject *key_obj, *fallback = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:get", &key_obj, &fallback)) return NULL;
+    long long i = solved_number(self, key_obj);
+    if (i == -2) return NULL;
+    if (i < 0) return Py_NewRef(fallback);
+    return solved_node(self, (size_t)i);
+}
+
+static PyObject *solved_to_dict(Solved *self, PyObject *unused) {
+    PyObject *nodes = PyDict_New();
+    for (size_t i = 0; nodes && i < self->graph.n; i++) {
+        PyObject *key = key_tuple(&self->graph.keys[i]), *node = solved_node(self, i);
+        if (!key || !node || PyDict_SetItem(nodes, key, node) < 0) Py_CLEAR(nodes);
+        Py_XDECREF(key);
+        Py_XDECREF(node);
+    }
+    return nodes;
+}
+
+static PyMappingMethods SOLVED_MAPPING = {
+    .mp_length = (lenfunc)solved_length,
+    .mp_subscript = (binaryfunc)solved_subscript,
+};
+
+static PySequenceMethods SOLVED_SEQUENCE = {
+    .sq_contains = (objobjproc)solved_contains,
+};
+
+static PyMethodDef SOLVED_METHODS[] = {
+    {"get", (PyCFunction)solved_get, METH_VARARGS,
+     "get(key, default=None) -> (status, distance) of the position, or default"},
+    {"to_dict", (PyCFunction)solved_to_dict, METH_NOARGS,
+     "every position's (status, distance), as a dict"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SolvedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "games._core.SolvedGraph",
+    .tp_basicsize = sizeof(Solved),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The solved graph of a retrograde_graph call: solved[key] -> (status, distance)",
+    .tp_dealloc = (destructor)solved_dealloc,
+    .tp_as_mapping = &SOLVED_MAPPING,
+    .tp_as_sequence = &SOLVED_SEQUENCE,
+    .tp_methods = SOLVED_METHODS,
+};
+
+int retrograde_add_to_module(PyObject *module) {
+    if (PyType_Ready(&SolvedType) < 0) return -1;
+    Py_INCREF(&SolvedType);
+    if (PyModule_AddObject(module, "SolvedGraph", (PyObject *)&SolvedType) < 0) {
+        Py_DECREF(&SolvedType);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *py_retrograde_graph(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"trumps", "strict", "root", "draws", "max_states", "check", NULL};
     Rules r = {{0, 0}, 0, NULL, 0};
@@ -391,28 +509,24 @@ PyObject *py_retrograde_graph(PyObject *self, PyObject *args, PyObject *kwargs) 
         return NULL;
     }
     if (read_rules(&r, draws_obj) < 0) return NULL;
-    Graph g;
-    uint8_t *value = NULL;
-    int32_t *distance = NULL;
-    PyObject *result = NULL, *nodes = NULL;
-    int status = analyse(&g, &r, &root, max_states, check == Py_None ? NULL : check, 0, &value,
-                         &distance);
-    if (status == -2) result = Py_NewRef(Py_None);
-    if (status) goto done;
-    nodes = PyDict_New();
-    for (size_t i = 0; nodes && i < g.n; i++) {
-        PyObject *key = key_tuple(&g.keys[i]);
-        int status_i = signed_status(value[i]);
-        PyObject *node = Py_BuildValue("(ii)", status_i, status_i ? distance[i] : 0);
-        if (!key || !node || PyDict_SetItem(nodes, key, node) < 0) Py_CLEAR(nodes);
-        Py_XDECREF(key);
-        Py_XDECREF(node);
+    Solved *solved = PyObject_New(Solved, &SolvedType);
+    if (!solved) {
+        PyMem_RawFree((void *)r.draws);
+        return NULL;
     }
-    if (nodes) result = Py_BuildValue("(Nn)", nodes, (Py_ssize_t)g.n);
-done:
-    PyMem_RawFree(value);
-    PyMem_RawFree(distance);
+    solved->value = NULL;
+    solved->distance = NULL;
+    int status = analyse(&solved->graph, &r, &root, max_states, check == Py_None ? NULL : check,
+                         0, &solved->value, &solved->distance);
     PyMem_RawFree((void *)r.draws);
-    graph_free(&g);
-    return result;
+    if (status) {
+        Py_DECREF(solved);
+        return status == -2 ? Py_NewRef(Py_None) : NULL;
+    }
+    /* the moves are not needed any more: only the positions and their values */
+    PyMem_RawFree(solved->graph.targets);
+    PyMem_RawFree(solved->graph.first);
+    solved->graph.targets = NULL;
+    solved->graph.first = NULL;
+    return (PyObject *)solved;
 }

@@ -68,8 +68,20 @@ def test_compiled_and_python_agree(core: ModuleType, seed: int, cards: int, stri
     assert [code for code, _, _ in found[2]] == state.legal_move_codes()
     trumps, strict_, me, opp, pile, mover = args
     key = duel_key(me, opp, pile, mover)
-    assert core.retrograde_graph(trumps, strict_, key, draws) == \
-        retrograde_reference.graph(trumps, strict_, key, draws)
+    solved = core.retrograde_graph(trumps, strict_, key, draws)
+    nodes, size = retrograde_reference.graph(trumps, strict_, key, draws)
+    assert solved.to_dict() == nodes
+    assert len(solved) == size
+    for position, node in list(nodes.items())[:50]:
+        assert position in solved
+        assert solved[position] == solved.get(position) == node
+    for position in draws:
+        assert position not in solved or position == key
+    assert solved.get((1, 2, (), 0)) is None
+    assert (1, 2, (), 0) not in solved
+    assert "not a key" not in solved
+    with pytest.raises(KeyError):
+        solved[(1, 2, (), 0)]
 
 
 def test_every_endgame_of_the_file_is_reproduced(core: ModuleType) -> None:
@@ -96,7 +108,7 @@ def test_distances_follow_their_definition(core: ModuleType, seed: int, cards: i
                                            strict: bool) -> None:
     state = _small(seed, cards, strict)
     trumps, strict_, me, opp, pile, mover = _args(state)
-    nodes, _ = core.retrograde_graph(trumps, strict_, duel_key(me, opp, pile, mover))
+    nodes = core.retrograde_graph(trumps, strict_, duel_key(me, opp, pile, mover))
     for code, value, distance in core.retrograde(trumps, strict_, me, opp, pile, mover)[2]:
         hand, after = DuelTable.play(me, pile, code)
         if not hand:
@@ -121,9 +133,10 @@ def test_past_max_states_there_is_no_answer_and_check_is_called(core: ModuleType
     assert retrograde_reference.graph(args[0], args[1], key, max_states=positions - 1) is None
     big = State.from_tpn(load_endgames()[4].tpn)
     counts: list[int] = []
-    nodes, size = core.retrograde_graph(*_args(big)[:2], duel_key(*_args(big)[2:]),
-                                        check=counts.append)
-    assert size == len(nodes) > 4096
+    solved = core.retrograde_graph(*_args(big)[:2], duel_key(*_args(big)[2:]),
+                                   check=counts.append)
+    size = len(solved)
+    assert size > 4096
     assert counts == list(range(4096, size, 4096))
 
     def stop(count: int) -> None:
