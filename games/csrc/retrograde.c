@@ -119,7 +119,7 @@ static int is_draw(const Rules *r, const Key *k) {
 }
 
 /* Number every position reachable from the root and record its moves. Returns 0, -1 out
- * of memory (a Python error set), -2 past max_states, -3 if check raised. check(count),
+ * of memory, -2 past max_states, -3 if check or a signal handler raised. check(count),
  * if given, is called whenever the count of positions reaches a multiple of 4096. */
 static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states,
                    PyObject *check) {
@@ -153,10 +153,14 @@ static int explore(Graph *g, const Rules *r, const Key *root, size_t max_states,
                     long long number = graph_number(g, &child, max_states);
                     if (number < 0) return (int)number;
                     target = (int32_t)number;
-                    if (check && g->n > before && (number & 4095) == 0) {
-                        PyObject *done = PyObject_CallFunction(check, "L", number);
-                        if (!done) return -3;
-                        Py_DECREF(done);
+                    if (g->n > before && (number & 4095) == 0) {
+                        /* a signal's Python handler runs here, and may raise */
+                        if (PyErr_CheckSignals() < 0) return -3;
+                        if (check) {
+                            PyObject *done = PyObject_CallFunction(check, "L", number);
+                            if (!done) return -3;
+                            Py_DECREF(done);
+                        }
                     }
                 }
             }

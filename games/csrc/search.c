@@ -193,8 +193,11 @@ static double monotonic(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* _check_budget of duel_search.py: sets stopped and returns nonzero past the budget. */
+/* _check_budget of duel_search.py: sets stopped and returns nonzero past the budget (-1
+ * with a Python error set). */
 static int check_budget(Session *s) {
+    /* a signal's Python handler (Ctrl-C, a task's time limit) runs here, and may raise */
+    if (PyErr_CheckSignals() < 0) return s->stopped = -1;
     if (s->max_nodes >= 0 && s->nodes > s->max_nodes) return s->stopped = 1;
     if (s->deadline >= 0 && monotonic() > s->deadline) return s->stopped = 1;
     if (s->should_stop) {

@@ -12,6 +12,7 @@ random (hypothesis), in both variants, with equivalent cards collapsed or not.
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -211,3 +212,27 @@ def test_bad_positions_are_refused_with_a_value_error() -> None:
         session.wins_now(1, 2, (40,), 0)
     with pytest.raises(IndexError):
         session.path_pop()
+
+
+def test_a_signal_handler_interrupts_a_search_without_a_budget() -> None:
+    """A task's time limit or Ctrl-C arrives as a signal, whose Python handler must run
+    inside a long compiled search, not after it."""
+    state = Game.new(2, seed=3).state
+    position = _position(state)
+
+    def alarm(signum: int, frame: object) -> None:
+        raise TimeoutError("the alarm rang")
+
+    searcher = Searcher(_table(state, True))
+    # A timer of CPU time (SIGPROF), clear of the wall-clock one of pytest-timeout.
+    previous = signal.signal(signal.SIGPROF, alarm)
+    signal.setitimer(signal.ITIMER_PROF, 0.3)
+    try:
+        with pytest.raises(TimeoutError, match="alarm"):
+            searcher.proves(*position, depth=40, win=True)  # one long call into C
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+    session = searcher._core
+    assert session is not None
+    assert session.path_get(duel_key(*position)) is None
