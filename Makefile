@@ -23,7 +23,8 @@ PORT ?= 8000
 # build products and never committed.
 COMPILEMESSAGES := $(BIN)/python manage.py compilemessages --ignore=.venv --ignore=tests -v0
 
-$(STAMP): pyproject.toml
+# The install builds the compiled core (setup.py, games/csrc): a change to it reinstalls.
+$(STAMP): pyproject.toml setup.py $(wildcard games/csrc/*.c games/csrc/*.h)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'

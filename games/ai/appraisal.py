@@ -188,6 +188,6 @@ class Appraiser:
 
     def _fresh(self, searcher: Searcher) -> Searcher:
         """The session, its table emptied if it grew too large (memory)."""
-        if len(searcher.tt) > TABLE_LIMIT:
-            searcher.tt.clear()
+        if searcher.table_size() > TABLE_LIMIT:
+            searcher.clear_table()
         return searcher

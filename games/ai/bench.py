@@ -3,11 +3,14 @@
     python -m games.ai.bench [speed|solve|endgames] [--seconds S] [--per-size K]
                              [--movetime MS]
 
-``speed``: nodes per second of the heuristic search from seeded deals, and of the exact
-solver. ``solve``: how the time to solve grows with the number of cards in play (median
-and max over K random positions per size; positions over the node cap are counted as
-unsolved). ``endgames``: the strongest level at MOVETIME per move over the endgame data
-file: the share of value-keeping moves. Default: all three.
+``speed``: nodes per second of the heuristic search from seeded deals, compiled (the
+core's node, ``games.rules.native``) and in pure Python, and of the exact solver; then
+perft (leaves per second) and random playouts (plies per second), compiled and in pure
+Python. Each compiled/Python pair is measured in turn three times, and the best of the
+three printed, with the ratio. ``solve``: how the time to solve grows with the number of
+cards in play (median and max over K random positions per size; positions over the node
+cap are counted as unsolved). ``endgames``: the strongest level at MOVETIME per move over
+the endgame data file: the share of value-keeping moves. Default: all three.
 
 Public names: ``main``.
 """
@@ -20,15 +23,21 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.ai.duel import DuelTable
 from games.ai.endgames import load_endgames, random_endgame
 from games.ai.levels import STRONGEST, choose_code
 from games.ai.search import Searcher
 from games.ai.solver import SearchTimeout, Solver
+from games.rules.bench import bench as playout_bench
 from games.rules.deal import deal
+from games.rules.native import COMPILED
+from games.rules.perft import perft, perft_python
 from games.rules.state import State
+
+ROUNDS = 3
+OPENING = "SH 7C8CTCJCAC6D9DTD8HTHJHKH6S7S8S9STSQS/6C9CQCKC7D8DJDQDKDAD6H7H9HQHAHJSKSAS - 0 -"
 
 
 def _table(state: State, collapse: bool = True) -> DuelTable:
@@ -36,19 +45,56 @@ def _table(state: State, collapse: bool = True) -> DuelTable:
     return DuelTable((int(t0), int(t1)), state.strict, collapse)
 
 
-def speed(seconds: float) -> None:
+def _search_rate(seconds: float, compiled: bool) -> float:
+    """Nodes per second of the search over three seeded deals, ``seconds`` each."""
     nodes = 0
     spent = 0.0
     for seed in range(3):
         state = deal(2, seed)
         h0, h1 = state.hand_masks
-        searcher = Searcher(_table(state), deadline=time.monotonic() + seconds)
+        searcher = Searcher(_table(state), deadline=time.monotonic() + seconds,
+                            compiled=compiled)
         began = time.monotonic()
-        result = searcher.search(h0, h1, (), state.to_move)
+        searcher.search(h0, h1, (), state.to_move)
         spent += time.monotonic() - began
         nodes += searcher.nodes
-        print(f"search, deal {seed}: depth {result.depth}, {searcher.nodes} nodes")
-    print(f"search: {nodes / spent:,.0f} nodes per second")
+    return nodes / spent
+
+
+def _perft_rate(seconds: float, compiled: bool) -> float:
+    """Perft leaves per second, depth 4 of the opening of docs/rules.md, repeated."""
+    state = State.from_tpn(OPENING)
+    count = perft if compiled else perft_python
+    leaves = 0
+    began = time.monotonic()
+    while True:
+        leaves += count(state, 4)
+        spent = time.monotonic() - began
+        if spent >= seconds:
+            return leaves / spent
+
+
+def _playout_rate(seconds: float, compiled: bool) -> float:
+    return playout_bench(seconds, compiled=compiled).plies_per_second
+
+
+def _compare(name: str, unit: str, rate: Callable[[float, bool], float],
+             seconds: float) -> None:
+    """The best of ``ROUNDS`` rates, compiled and Python measured in turn."""
+    if not COMPILED:
+        print(f"{name}: the compiled core is not built; python "
+              f"{rate(seconds, False):,.0f} {unit}")
+        return
+    best = {True: 0.0, False: 0.0}
+    for _ in range(ROUNDS):
+        for compiled in (True, False):
+            best[compiled] = max(best[compiled], rate(seconds, compiled))
+    print(f"{name}: compiled {best[True]:,.0f} {unit}, python {best[False]:,.0f} {unit}: "
+          f"{best[True] / best[False]:.1f}x (best of {ROUNDS})", flush=True)
+
+
+def speed(seconds: float) -> None:
+    _compare("search", "nodes/s", _search_rate, seconds)
     rng = random.Random(3)
     nodes, spent = 0, 0.0
     while spent < seconds:
@@ -61,6 +107,8 @@ def speed(seconds: float) -> None:
         spent += time.monotonic() - began
         nodes += solver.nodes
     print(f"solver: {nodes / spent:,.0f} nodes per second")
+    _compare("perft", "leaves/s", _perft_rate, seconds / 4)
+    _compare("playouts", "plies/s", _playout_rate, seconds / 4)
 
 
 def _hands(state: State) -> tuple[int, int]:

@@ -87,6 +87,14 @@ class DuelSearch(Generic[Entry]):
         if sys.getrecursionlimit() < 4 * self.MAX_PLY:
             sys.setrecursionlimit(4 * self.MAX_PLY)
 
+    def table_size(self) -> int:
+        """Entries in the transposition table (to bound its memory)."""
+        return len(self.tt)
+
+    def clear_table(self) -> None:
+        """Empty the transposition table."""
+        self.tt.clear()
+
     def _check_budget(self) -> None:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise SearchTimeout

@@ -12,17 +12,30 @@ engine goes for the quickest win and never dawdles in a won position.
 Repetition: a position repeated on the path, or seen twice by the game, scores a draw. Such
 a score depends on the path, so a result that relied on one (tracked as the lowest path
 index it referred to, see ``games.ai.solver`` for the exact version) is never stored.
+
+The compiled core. With ``games._core`` built (``games.rules.native``), a session keeps
+its table and path in a ``games._core.DuelSearch`` and each call of the node function
+(``_search``: a root move's subtree, a proof) runs the whole subtree in C, budget checks
+included; the root's loop stays here. ``_search_python`` is the same node in Python: the
+tests hold the two to the same scores, best moves, table entries and node counts
+(tests/ai/test_compiled_search.py). ``compiled=False`` picks the Python node.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout
+from games.ai.duel import DuelTable, Key
+from games.ai.duel_search import CHECK_EVERY, HELD, DuelSearch, SearchTimeout, duel_key
 from games.ai.evaluation import WIN_SCORE, evaluate
+from games.rules.native import core
+
+if TYPE_CHECKING:
+    from games._core import DuelSearch as CompiledSession
 
 EXACT, LOWER, UPPER = 0, 1, 2
 FREE: Final = 1 << 30
@@ -47,9 +60,70 @@ class Searcher(DuelSearch[tuple[int, int, int, int]]):
     TOP = WIN_SCORE + 1
     MAX_PLY = MAX_PLY
 
+    def __init__(
+        self,
+        table: DuelTable,
+        repeated: Iterable[Key] = (),
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        max_nodes: int | None = None,
+        compiled: bool = True,
+    ) -> None:
+        super().__init__(table, repeated, deadline, should_stop, max_nodes)
+        self._core: CompiledSession | None = None
+        """The compiled session, if the node runs in the core: then the table and the path
+        live there, not in ``tt`` and ``_path``."""
+        if compiled and core is not None:
+            self._core = core.DuelSearch(table.trumps, table.strict, table.collapse,
+                                         tuple(self.repeated))
+
+    @property
+    def compiled(self) -> bool:
+        return self._core is not None
+
+    def table_size(self) -> int:
+        return len(self.tt) if self._core is None else self._core.table_size()
+
+    def clear_table(self) -> None:
+        if self._core is None:
+            self.tt.clear()
+        else:
+            self._core.clear_table()
+
+    def hold(self, key: Key) -> None:
+        if self._core is None:
+            super().hold(key)
+        elif self._core.path_get(key) is None:
+            self._core.path_push(key, HELD)
+
+    @contextmanager
+    def _at_root(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> Iterator[None]:
+        session = self._core
+        if session is None:
+            with super()._at_root(me, opp, pile, mover):
+                yield
+            return
+        session.path_push(duel_key(me, opp, pile, mover), 0)
+        try:
+            yield
+        finally:
+            session.path_pop()
+
     def _search(self, me: int, opp: int, pile: tuple[int, ...], mover: int, depth: int,
                 alpha: int, beta: int, ply: int) -> tuple[int, int]:
         """Score for the mover and the lowest path index a repetition draw referred to."""
+        if self._core is None:
+            return self._search_python(me, opp, pile, mover, depth, alpha, beta, ply)
+        value, dep, self.nodes, stopped = self._core.search(
+            me, opp, pile, mover, depth, alpha, beta, ply, self.nodes, self.max_nodes,
+            self.deadline, self.should_stop)
+        if stopped:
+            raise SearchTimeout
+        return value, dep
+
+    def _search_python(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+                       depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int]:
+        """``_search`` in Python, node by node."""
         self.nodes += 1
         if self.nodes & CHECK_EVERY == 0:
             self._check_budget()
@@ -90,16 +164,16 @@ class Searcher(DuelSearch[tuple[int, int, int, int]]):
                     value = WIN_SCORE - ply - 1 if table.out_value(opp, after, mover) else 0
                     d = FREE
                 elif i == 0:
-                    value, d = self._search(opp, mine, after, 1 - mover, child_depth, -beta,
-                                            -alpha, ply + 1)
+                    value, d = self._search_python(opp, mine, after, 1 - mover, child_depth,
+                                                   -beta, -alpha, ply + 1)
                     value = -value
                 else:
-                    value, d = self._search(opp, mine, after, 1 - mover, child_depth,
-                                            -alpha - 1, -alpha, ply + 1)
+                    value, d = self._search_python(opp, mine, after, 1 - mover, child_depth,
+                                                   -alpha - 1, -alpha, ply + 1)
                     value = -value
                     if alpha < value < beta:
-                        value, d = self._search(opp, mine, after, 1 - mover, child_depth,
-                                                -beta, -alpha, ply + 1)
+                        value, d = self._search_python(opp, mine, after, 1 - mover,
+                                                       child_depth, -beta, -alpha, ply + 1)
                         value = -value
                 dep = min(dep, d)
                 if value > best:

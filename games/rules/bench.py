@@ -5,7 +5,8 @@ Public names: ``BenchResult``, ``bench``.
 Each game is a fresh 2-player deal (seed = game number, dealer alternating) played to the
 end with moves drawn uniformly from the legal ones (``random_playout``), capped at the
 2000-ply house rule (repetition is not tracked: a playout has no history). The time
-includes the deals.
+includes the deals. ``compiled=False`` plays them with the pure Python playout (the
+compiled core plays the same games, see ``games.rules.playout``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from games.rules.deal import deal
 from games.rules.game import MOVE_LIMIT
-from games.rules.playout import random_playout
+from games.rules.playout import random_playout, random_playout_python
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +39,16 @@ class BenchResult:
                 f"({self.plies} plies, {self.games} games in {self.seconds:.2f} s)")
 
 
-def bench(seconds: float = 3.0, seed: int = 0) -> BenchResult:
+def bench(seconds: float = 3.0, seed: int = 0, compiled: bool = True) -> BenchResult:
     """Play random games for about ``seconds`` of wall time on one core."""
+    play = random_playout if compiled else random_playout_python
     rng = random.Random(seed)
     games = plies = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         state = deal(2, seed=seed + games, dealer=games % 2)
-        plies += random_playout(state, rng, MOVE_LIMIT)
+        plies += play(state, rng, MOVE_LIMIT)
         games += 1
         now = time.perf_counter()
         if now >= deadline:

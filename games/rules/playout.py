@@ -1,6 +1,6 @@
 """Uniformly random moves and random playouts, fast (for the bench and for MCTS rollouts).
 
-Public names: ``random_move_code``, ``random_playout``.
+Public names: ``random_move_code``, ``random_playout``, ``random_playout_python``.
 
 Neither builds the list of legal moves. On a non-empty pile the legal moves are: each
 beater ``b`` followed by each other card of the hand (or ``b`` alone if it is the last
@@ -8,6 +8,12 @@ card), plus the take unless the variant is strict and a beater exists. So one ra
 number below ``beaters * seconds + take`` picks a move with the same probability as a
 uniform choice from ``State.legal_moves()``; the k-th card of a mask comes from 12-bit
 lookup tables. ``random_playout`` runs that loop on the state's own lists.
+
+With the compiled core built (``games.rules.native``), ``random_playout`` plays the whole
+game in one call to it: the core runs Python's Mersenne Twister on the generator's state
+(``getstate``/``setstate``), so it draws the same numbers, plays the same moves and leaves
+the generator where ``random_playout_python`` would. A generator of another class than
+``random.Random`` (whose ``random`` may differ) takes the pure Python path.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Final
 
 from games.rules.cards import BEATERS, ace_of
 from games.rules.moves import BEAT_BASE, TAKE_BASE
+from games.rules.native import core
 from games.rules.state import State
 
 _POP12: Final = tuple(i.bit_count() for i in range(4096))
@@ -75,6 +82,20 @@ def random_playout(state: State, rng: random.Random, max_plies: int = 2000) -> i
     Mutates ``state`` exactly as ``apply_code`` would; returns the number of plies played.
     Repetition is not checked here (a state has no history).
     """
+    if core is None or type(rng) is not random.Random:
+        return random_playout_python(state, rng, max_plies)
+    version, words, gauss = rng.getstate()
+    plies: int
+    position, plies, words = core.playout(state._trumps, state._hands, state._known,
+                                          state._pile, state._out, state.to_move,
+                                          state.strict, max_plies, words)
+    rng.setstate((version, words, gauss))
+    state._hands[:], state._known[:], state._pile[:], state._out[:], state.to_move = position
+    return plies
+
+
+def random_playout_python(state: State, rng: random.Random, max_plies: int = 2000) -> int:
+    """``random_playout`` in pure Python (the reference of the compiled one)."""
     # The loop below is apply_code and random_move_code inlined on local names: it is the
     # hot loop of the bench and of rollouts, where a method call per ply costs a third.
     hands = state._hands

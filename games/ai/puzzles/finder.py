@@ -64,8 +64,8 @@ class PuzzleFinder:
 
     def _looks_won(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> bool:
         quick = self.quick
-        if len(quick.tt) > 200_000:
-            quick.tt.clear()
+        if quick.table_size() > 200_000:
+            quick.clear_table()
         quick.max_nodes = quick.nodes + FILTER_NODES
         return quick.search(me, opp, pile, mover, max_depth=10).score > WIN_SCORE // 2
 

@@ -95,8 +95,8 @@ class Prover:
     def proven(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> int | None:
         """WIN or -WIN for the mover if a search proves it, else None."""
         searcher = self.searcher
-        if len(searcher.tt) > TABLE_LIMIT:
-            searcher.tt.clear()
+        if searcher.table_size() > TABLE_LIMIT:
+            searcher.clear_table()
         searcher.max_nodes = searcher.nodes + self.max_nodes
         try:
             for depth in range(1, self.depth + 1):
