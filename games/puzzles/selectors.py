@@ -47,7 +47,7 @@ def puzzle_next(*, user_id: int | None, target: float, themes: tuple[str, ...] =
     hashed while it fits PostgreSQL's ``hash_mem``: about 150,000 attempts): the block
     played around a keen player's rating costs a hash probe a puzzle, not an index probe
     and a row read."""
-    query = Puzzle.objects.all()
+    query = Puzzle.objects.filter(retired=False)
     if exclude:
         query = query.exclude(pk__in=exclude)
     if themes:

@@ -95,7 +95,8 @@ def test_the_winning_moves_come_quickest_first() -> None:
         here = solve(game.state, game.position_keys())
         game.play(format_move_code(here.moves[0]))
     outcome = game.outcome()
-    assert outcome is not None and outcome.loser == 0
+    assert outcome is not None
+    assert outcome.loser == 0
 
 
 def test_the_search_above_the_retrograde_limit_gives_up_on_a_line_too_deep(
