@@ -259,7 +259,7 @@ def streak_puzzle(*, user: User | None, guest: GuestPuzzles | None) -> tuple[Puz
         streak = guest.streak
         current = streak.puzzle_id
         if current is not None and current not in guest.played:
-            puzzle = Puzzle.objects.filter(pk=current).first()
+            puzzle = Puzzle.objects.filter(pk=current, retired=False).first()
             if puzzle is not None:
                 return puzzle, streak
         puzzle = puzzle_next(user_id=None, target=streak.target, exclude=guest.exclude)
@@ -271,7 +271,7 @@ def streak_puzzle(*, user: User | None, guest: GuestPuzzles | None) -> tuple[Puz
         streak = Streak(row.current, row.best, row.puzzle_id)
         if row.puzzle_id is not None and not PuzzleAttempt.objects.filter(
                 user=user, puzzle_id=row.puzzle_id).exists():
-            kept = Puzzle.objects.filter(pk=row.puzzle_id).first()
+            kept = Puzzle.objects.filter(pk=row.puzzle_id, retired=False).first()
             if kept is not None:
                 return kept, streak
         puzzle = puzzle_next(user_id=user.pk, target=streak.target)

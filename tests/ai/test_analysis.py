@@ -16,7 +16,7 @@ from games.ai.appraisal import ESTIMATE_LIMIT, expected_score
 from games.ai.endgames import random_endgame
 from games.ai.evaluation import WIN_SCORE
 from games.ai.match import make_bot
-from games.ai.solver import SearchTimeout, solve
+from games.ai.solver import solve
 from games.rules.deal import deal
 from games.rules.game import Game
 from games.rules.moves import Move
@@ -103,16 +103,14 @@ def _check_exactness(game: Game, analysis: Analysis) -> int:
             assert abs(evaluation.value) <= ESTIMATE_LIMIT, ply
         else:
             assert evaluation.value in (-1.0, 0.0, 1.0), ply
-            if not state.is_over() and ply < game.ply:
-                try:
-                    # The positions before this one: those seen twice are draws to enter.
-                    solution = solve(state, keys[:ply], all_moves=False, max_nodes=400_000)
-                except SearchTimeout:
-                    solution = None
-                if solution is not None:
-                    seat0 = solution.value if state.to_move == 0 else -solution.value
-                    assert evaluation.value == seat0, (ply, state.tpn())
-                    compared += 1
+            in_play = state.hand_size(0) + state.hand_size(1) + len(state.pile_codes)
+            # Up to 9 cards the solver's retrograde analysis answers within a second.
+            if not state.is_over() and ply < game.ply and in_play <= 9:
+                # The positions up to this one: those seen twice are draws to enter.
+                solution = solve(state, keys[: ply + 1], all_moves=False)
+                seat0 = solution.value if state.to_move == 0 else -solution.value
+                assert evaluation.value == seat0, (ply, state.tpn())
+                compared += 1
         if ply < game.ply:
             state.apply_code(game.move_codes[ply])
     return compared
