@@ -30,6 +30,7 @@ draw otherwise (``Retrograde.value``).
 
 from __future__ import annotations
 
+import gc
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,6 +74,19 @@ def retrograde(table: DuelTable, root: Key, draws: frozenset[Key] = frozenset(),
     pile, mover)``); ``draws``: the positions a move into which is a draw (the game has
     seen them twice). Raises ``TooLarge`` past ``max_states`` positions; ``check(count)``
     is called every 4096 positions (to stop on a budget, by raising)."""
+    # Millions of small tuples and no cycles among them: a cyclic collection pass over
+    # them would cost more than the analysis.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(table, root, draws, max_states, check)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(table: DuelTable, root: Key, draws: frozenset[Key], max_states: int | None,
+           check: Callable[[int], None] | None) -> Retrograde:
     trumps, strict, rows = table.trumps, table.strict, table.rows
     index: dict[Key, int] = {root: 0}
     keys: list[Key] = [root]

@@ -115,11 +115,16 @@ class Solver(DuelSearch[tuple[int, int, int]]):
             self.nodes = start + count
             self._check_budget()
 
+        limit = self.max_states
+        if self.max_nodes is not None and self.max_nodes - start < limit:
+            limit = max(0, self.max_nodes - start)
         try:
             graph: Retrograde = retrograde(self.table, root, self._draws,
-                                           max_states=self.max_states, check=check)
+                                           max_states=limit, check=check)
         except TooLarge:
-            self.nodes = start + self.max_states
+            self.nodes = start + limit
+            if limit < self.max_states:
+                raise SearchTimeout from None  # the budget ran out first
             return None
         self.nodes = start + graph.size
         if len(self.solved) + graph.size > CACHE_LIMIT:
