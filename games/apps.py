@@ -17,6 +17,7 @@ class GamesConfig(AppConfig):
         from games.play import tasks as play_tasks  # noqa: F401
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401
+
         # The compiled core is loaded at start, so that a site without it says so in its
         # log at once (it then runs the rules and the AI in pure Python).
         from games.rules import native  # noqa: F401

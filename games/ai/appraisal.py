@@ -17,13 +17,13 @@ time budget: the same game gets the same analysis on any machine, at any load):
    collapsed (``Searcher.proves``): a proof that holds is exact, one that does not stays an
    estimate (at most ``ESTIMATE_LIMIT``).
 
-The game's past. Every position the game went through before is held on the search path
-(``DuelSearch.hold``): entering one again scores a draw there, and positions the game has
-seen twice are draws to enter, as the rules say. A proof never relies on a draw, and a
-solver's value that relied on one of the held positions is not taken as exact; so an exact
-value is the position's whatever the path to it, and it is also the value of its move for
-the position before (which ``games.ai.analysis`` uses to prove positions from their
-children).
+The game's past. Every position the game went through before is held (``DuelSearch.hold``):
+the search scores a draw for entering one again, and a proof never relies on a draw; the
+solver takes the game's past as the rules do (positions seen twice are draws to enter, the
+current one too if the game was there before, and the move limit counts the plies played:
+``games.ai.solver``). So an exact value is the position's in this game, and its negation
+is a lower bound of the value of the move into it for the position before (which
+``games.ai.analysis`` uses to prove positions from their children).
 
 A position where the mover has one class of moves only (a forced take, or cards that are
 all equivalent) is not searched: its value is its child's (``Appraisal.forced``; the walk of
@@ -46,6 +46,7 @@ from games.ai.duel import DuelTable, Key
 from games.ai.evaluation import WIN_SCORE
 from games.ai.search import Searcher
 from games.ai.solver import SearchTimeout, Solver
+from games.rules.game import MOVE_LIMIT
 
 ESTIMATE_SCALE: Final = 2000.0
 """The search score (hundredths of a card) whose expected score is tanh(1) = 0.76: fitted
@@ -137,13 +138,12 @@ class Appraiser:
     def _solve(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
                played: int | None) -> Appraisal | None:
         solver = self._hold(Solver(self.exact_table, self._repeated,
-                                   max_nodes=self.nodes // 2))
+                                   max_nodes=self.nodes // 2,
+                                   plies_left=MOVE_LIMIT - len(self._held)))
         try:
             solution = solver.solve(me, opp, pile, mover, all_moves=True)
         except SearchTimeout:
             return None
-        if solution.relies_on:
-            return None  # a draw by the game's past: not the position's own value
         values = dict(solution.move_values)
         played_value = values.get(played) if played is not None else None
         return Appraisal(

@@ -7,10 +7,10 @@
 core's node, ``games.rules.native``) and in pure Python, and of the exact solver; then
 perft (leaves per second) and random playouts (plies per second), compiled and in pure
 Python. Each compiled/Python pair is measured in turn three times, and the best of the
-three printed, with the ratio. ``solve``: how the time to solve grows with the number of
-cards in play (median and max over K random positions per size; positions over the node
-cap are counted as unsolved). ``endgames``: the strongest level at MOVETIME per move over
-the endgame data file: the share of value-keeping moves. Default: all three.
+three printed, with the ratio. ``solve``: the exact solver on K random positions of each
+size from 5 to 12 cards in play: give-ups, how many retrograde analysis solved, nodes and
+time (median and max). ``endgames``: the strongest level at MOVETIME per move over the
+endgame data file: the share of value-keeping moves. Default: all three.
 
 Public names: ``main``.
 """
@@ -116,31 +116,35 @@ def _hands(state: State) -> tuple[int, int]:
     return (h0, h1) if state.to_move == 0 else (h1, h0)
 
 
-def solve_times(per_size: int, max_nodes: int = 300_000) -> None:
-    print(f"cards | solved | median ms | max ms | median nodes | max nodes  "
-          f"({per_size} random positions per size; time and nodes over the solved ones; "
-          f"unsolved = over {max_nodes:,} nodes or lines deeper than the solver's ply cap)")
-    for n_cards in range(4, 15):
+def solve_times(per_size: int, max_nodes: int = 1_000_000) -> None:
+    """Per number of cards in play: positions tried, give-ups (``SearchTimeout``), how many
+    were solved by retrograde analysis, positions enumerated or searched, and time."""
+    print(f"cards | tried | give-ups | retrograde | median nodes | max nodes | median ms "
+          f"| max ms  (random positions, the standard and the strict variant in turn; "
+          f"nodes: positions enumerated or searched; give-up: over {max_nodes:,} nodes)")
+    for n_cards in range(5, 13):
         rng = random.Random(n_cards)
-        times, counts, unsolved = [], [], 0
-        for _ in range(per_size):
+        times, counts, gave_up, by_retrograde = [], [], 0, 0
+        for i in range(per_size):
             state = random_endgame(rng, n_cards)
+            state.strict = i % 2 == 1
             me, opp = _hands(state)
             solver = Solver(_table(state, collapse=False), max_nodes=max_nodes)
             began = time.monotonic()
             try:
-                solver.solve(me, opp, state.pile_codes, state.to_move)
+                solver.solve(me, opp, state.pile_codes, state.to_move, all_moves=True)
             except SearchTimeout:
-                unsolved += 1
+                gave_up += 1
                 continue
             times.append((time.monotonic() - began) * 1000)
             counts.append(solver.nodes)
+            by_retrograde += bool(solver.solved)
         if not times:
-            print(f"{n_cards:5} | 0/{per_size}")
+            print(f"{n_cards:5} | {per_size:5} | {gave_up:8} |")
             continue
-        print(f"{n_cards:5} | {per_size - unsolved:3}/{per_size} | {statistics.median(times):9.1f}"
-              f" | {max(times):6.0f} | {statistics.median(counts):12,.0f} | {max(counts):9,}",
-              flush=True)
+        print(f"{n_cards:5} | {per_size:5} | {gave_up:8} | {by_retrograde:10} | "
+              f"{statistics.median(counts):12,.0f} | {max(counts):9,} | "
+              f"{statistics.median(times):9.1f} | {max(times):6.0f}", flush=True)
 
 
 def endgames(movetime: float) -> None:

@@ -12,6 +12,7 @@ from games.ai.duel import DuelTable, Key
 from games.ai.search import Searcher, SearchResult
 from games.ai.solver import SearchTimeout, Solver
 from games.rules.cards import mask_of
+from games.rules.game import MOVE_LIMIT
 from games.rules.moves import format_move_code
 from games.rules.state import State
 
@@ -32,9 +33,11 @@ def duel_move(
     max_depth: int = 64,
     solve: bool = True,
     info: Info | None = None,
+    ply: int = 0,
 ) -> int:
     """The move code to play; returns within about ``seconds`` (less when the move is
-    forced, the position is solved or the next iteration could not finish in time)."""
+    forced, the position is solved or the next iteration could not finish in time).
+    ``ply``: the game's ply, for the move limit."""
     start = time.monotonic()
     deadline = start + seconds
     h0, h1 = state.hand_masks
@@ -52,15 +55,16 @@ def duel_move(
         return quick
     in_play = (me | opp | mask_of(pile)).bit_count()
     # In a real game all 36 cards stay in play (the pile comes back by takes), so small
-    # hands are tried too: the solver gives up quickly (SearchTimeout) when the take lines
-    # run too deep, and the search, whose proven wins are exact too, takes over.
+    # hands are tried too: the solver gives up (SearchTimeout) when the position is too
+    # large to solve in time, and the search, whose proven wins are exact too, takes over.
     if solve and (in_play <= SOLVE_CARDS or (me | opp).bit_count() <= SOLVE_HANDS):
         # Exact: no collapsing of cards, whose equivalence is not exact (see duel.py).
         # The smaller the position, the likelier the solver finishes and the less the
         # heuristic search is worth: small ones get most of the time.
         share = 0.85 if in_play <= 10 else 0.5
         exact = DuelTable(table.trumps, state.strict, collapse=False)
-        solver = Solver(exact, repeated, start + seconds * share, should_stop)
+        solver = Solver(exact, repeated, start + seconds * share, should_stop,
+                        plies_left=MOVE_LIMIT - ply)
         try:
             solution = solver.solve(me, opp, pile, mover)
         except SearchTimeout:

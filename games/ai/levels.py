@@ -134,7 +134,7 @@ def choose_code(
             depth = 2 if level == 3 else 64
             return duel_move(state, seconds, repeated=repeated_keys(history),
                              should_stop=should_stop, max_depth=depth, solve=level > 3,
-                             info=info)
+                             info=info, ply=max(0, len(history) - 1))
         # A rollout cannot be interrupted: keep one rollout's worth of time in hand; the
         # replay of a long game's moves (observe_game) comes out of the budget too.
         left = seconds * 0.9 - 0.02 - (time.monotonic() - began)

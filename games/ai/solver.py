@@ -1,46 +1,67 @@
-"""The exact solver of duel positions: win, draw or loss for the mover, with all the
-moves that keep that value.
+"""The exact solver of duel positions: win, draw or loss for the mover under the rules with
+their history (docs/rules.md: repetition and the move limit included), with every move's
+value.
 
-Public names: ``Solver``, ``Solution``, ``solve``, ``MAX_PLY``; ``SearchTimeout`` (from
-``games.ai.duel_search``, whose session ``Solver`` is).
+Public names: ``Solver``, ``Solution``, ``solve``, ``RETROGRADE_STATES``, ``MAX_PLY``;
+``SearchTimeout`` (from ``games.ai.duel_search``).
 
-It is an alpha-beta search over the three values -1, 0, 1 with a transposition table of
-bounds, the quick "can go out and win now" cut-off, the duel's move ordering and (unless
-``collapse=False``) equivalent cards collapsed.
+Two methods, one meaning. A value is the game's: the same whether the position is solved as
+a root or reached inside a search, and never one that held only because of a repetition on
+some path.
 
-Repetition. A position that occurs again on the search path scores a draw, and so does a
-position the game has already seen twice (its next occurrence is the third). Such a draw
-depends on the path, and storing it as the value of the position would be the
-graph-history-interaction error. So every result carries the set of positions on the path
-whose repetition it relied on: a lower bound relies only on the child that gave it, an
-upper bound or exact value on all children searched; a repetition of the position itself
-is part of its own value (cycling back to it is a draw from here, whatever came before).
-A result that relies on nothing is stored as the position's value. One that relies on
-earlier positions is stored only with that condition, and used again only where all of
-them are on the current path: those repetitions are then draws again, and further
-repetition draws on a new path cannot undo a bound of 0 (they only ever turn a loss or a
-win into a draw, so "the mover cannot lose" and "cannot win" both survive them).
-Positions the game has seen twice are draws for the whole session, like the rules say.
+1. Retrograde analysis (``games.ai.retrograde``) when the positions reachable from the root
+   number at most ``RETROGRADE_STATES``: exact with cycles by construction, and with
+   distances, which the move limit needs. Cards never leave a duel, but the order of the
+   pile makes the graph grow about sevenfold a card: ``python -m games.ai.bench solve``
+   measured (random positions, cards in the hands and the pile) a median of 15 thousand
+   positions at 8 cards, 94 thousand at 9 (0.5 s), 590 thousand at 10 (4.5 s); the limit
+   keeps one solve near a second of one core. A session keeps the values of every graph it
+   solved: a later position inside one is answered at once (the values of a closed
+   subgraph are its own).
+2. Above it, a depth-first search over the three values whose table keeps only values that
+   are the position's own: a repetition on the search path scores a draw (the first
+   repetition standing for the third: from the root, a side that can force a win can do
+   it without repeating, and one that cannot lose can repeat), and a result is stored only
+   if no repetition under it referred to a position above it on the path (the
+   graph-history interaction: such a draw is the path's, not the position's). Each stored
+   value is thus the position's exact value, and a search that uses stored values where it
+   can and the path's draws elsewhere still gets the root's exact value. It gives up
+   (``SearchTimeout``) past its budget or past ``MAX_PLY`` plies of path; it claims
+   nothing with fewer than ``DFS_PLIES`` plies left before the move limit, since it does
+   not count distances.
+
+The game's past. ``repeated`` holds the positions the game has seen twice: a move into one
+is a draw (its third occurrence). ``hold`` marks a position the game went through once: if
+the root is one of them, entering it again is a draw too; the others change nothing (the
+winner's shortest line never enters a position twice). ``plies_left``: plies before the
+move limit (``MOVE_LIMIT`` minus the game's ply).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
-from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout, repeated_keys
+from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout, duel_key, repeated_keys
+from games.ai.retrograde import Node, Retrograde, TooLarge, retrograde
+from games.rules.game import MOVE_LIMIT
 from games.rules.moves import format_move_code
-from games.rules.state import PositionKey, State
+from games.rules.state import PositionKey, State, legal_codes
 
-__all__ = ["MAX_PLY", "SearchTimeout", "Solution", "Solver", "solve"]
+__all__ = ["MAX_PLY", "RETROGRADE_STATES", "SearchTimeout", "Solution", "Solver", "solve"]
 
-Deps = frozenset[Key]
-NO_DEPS: Final[Deps] = frozenset()
+RETROGRADE_STATES: Final = 200_000
+"""Positions reachable from the root up to which retrograde analysis solves it (about a
+second of one core; every position of 8 cards or fewer, most of 9)."""
 MAX_PLY: Final = 600
-"""Deeper than this the solver gives up (SearchTimeout) rather than guess: long lines of
-takes can wander through thousands of distinct positions."""
+"""The longest search path of the depth-first search; deeper, it gives up."""
+DFS_PLIES: Final = 1000
+"""The depth-first search claims a value only with at least this many plies left."""
+CACHE_LIMIT: Final = 2_000_000
+"""A session forgets the graphs it solved past this many positions (memory)."""
+DFS_FREE: Final = 1 << 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,29 +69,73 @@ class Solution:
     value: int
     """For the mover: 1 win, 0 draw, -1 loss."""
     moves: tuple[int, ...]
-    """Codes of the moves that keep the value (all legal ones if ``all_moves``)."""
+    """Codes of the moves that keep the value (all of them if ``all_moves``); after
+    retrograde analysis the quickest win first, or the longest loss."""
     nodes: int
+    """Positions enumerated (retrograde) or searched (depth-first)."""
     move_values: tuple[tuple[int, int], ...] = ()
-    """``(code, value for the mover)`` of every move tried at the root: all legal moves
-    if ``all_moves``."""
-    relies_on: frozenset[Key] = frozenset()
-    """Positions held on the path above the root (``DuelSearch.hold``) whose repetition the
-    value relied on; empty: the value is the position's whatever the path to it."""
+    """``(code, value for the mover)`` of every move tried: all legal moves if
+    ``all_moves``."""
 
     def moves_text(self) -> list[str]:
         return [format_move_code(c) for c in self.moves]
 
 
-class Solver(DuelSearch[tuple[int, int, int, Deps]]):
-    """One solving session (see ``games.ai.duel_search``); its table holds the bounds,
-    the best move and the positions the bounds rely on."""
+class Solver(DuelSearch[tuple[int, int, int]]):
+    """One solving session (see the module docstring): the positions the game has seen
+    twice and the budget are the session's; its table holds the depth-first search's
+    values ``(lower, upper, best move)``, and ``solved`` the retrograde values."""
 
     MAX_PLY = MAX_PLY
 
-    def value(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
-              alpha: int = -1, beta: int = 1, ply: int = 0) -> tuple[int, Deps]:
-        """The value for the mover (fail-soft within ``alpha..beta``) and the positions on
-        the path that a repetition draw under it relied on (see the module docstring)."""
+    def __init__(self, table: DuelTable, repeated: Iterable[Key] = (),
+                 deadline: float | None = None, should_stop: Callable[[], bool] | None = None,
+                 max_nodes: int | None = None, *, plies_left: int = MOVE_LIMIT,
+                 max_states: int = RETROGRADE_STATES) -> None:
+        super().__init__(table, repeated, deadline, should_stop, max_nodes)
+        self.plies_left = plies_left
+        self.max_states = max_states
+        self.solved: dict[Key, Node] = {}
+        self._held: set[Key] = set()
+        self._draws: frozenset[Key] = self.repeated
+
+    def hold(self, key: Key) -> None:
+        """The game went through ``key`` once before (see the module docstring)."""
+        self._held.add(key)
+
+    # --- the two methods --------------------------------------------------------------
+
+    def _retrograde(self, root: Key) -> dict[Key, Node] | None:
+        """The retrograde values of the root's graph (cached), or None past the limit."""
+        if root in self.solved:
+            return self.solved
+        start = self.nodes
+
+        def check(count: int) -> None:
+            self.nodes = start + count
+            self._check_budget()
+
+        limit = self.max_states
+        if self.max_nodes is not None and self.max_nodes - start < limit:
+            limit = max(0, self.max_nodes - start)
+        try:
+            graph: Retrograde = retrograde(self.table, root, self._draws,
+                                           max_states=limit, check=check)
+        except TooLarge:
+            self.nodes = start + limit
+            if limit < self.max_states:
+                raise SearchTimeout from None  # the budget ran out first
+            return None
+        self.nodes = start + graph.size
+        if len(self.solved) + graph.size > CACHE_LIMIT:
+            self.solved.clear()
+        self.solved.update(graph.nodes)
+        return self.solved
+
+    def _dfs(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
+             beta: int, ply: int) -> tuple[int, int]:
+        """The value for the mover (fail-soft in ``alpha..beta``) and the lowest path ply
+        a repetition under it referred to (``DFS_FREE``: none)."""
         self.nodes += 1
         if self.nodes & CHECK_EVERY == 0:
             self._check_budget()
@@ -78,114 +143,139 @@ class Solver(DuelSearch[tuple[int, int, int, Deps]]):
             raise SearchTimeout
         key = (me, opp, pile, 0) if mover == 0 else (opp, me, pile, 1)
         path = self._path
-        if key in path:
-            return DRAW, frozenset((key,))
-        if key in self.repeated:
-            return DRAW, NO_DEPS
+        earlier = path.get(key)
+        if earlier is not None:
+            return DRAW, earlier
         entry = self.tt.get(key)
         hint = -1
         if entry is not None:
-            lower, upper, hint, needs = entry
-            if not needs or all(k in path for k in needs):
-                if lower >= beta or lower == upper or upper <= alpha:
-                    return (lower if lower >= beta or lower == upper else upper), needs
-                if not needs:
-                    alpha = max(alpha, lower)
-                    beta = min(beta, upper)
-            else:
-                entry = None
+            lower, upper, hint = entry
+            if lower == upper or lower >= beta or upper <= alpha:
+                return (lower if lower >= beta or lower == upper else upper), DFS_FREE
+            alpha, beta = max(alpha, lower), min(beta, upper)
         table = self.table
         if table.wins_now(me, opp, pile, mover) is not None:
-            self.tt[key] = (WIN, WIN, hint, NO_DEPS)
-            return WIN, NO_DEPS
-        moves = table.ordered_moves(me, opp, pile, mover, hint)
-        alpha0 = alpha
-        best, best_move = -2, moves[0]
-        best_deps = all_deps = NO_DEPS
+            self.tt[key] = (WIN, WIN, -1)
+            return WIN, DFS_FREE
+        alpha0, beta0 = alpha, beta
+        best, best_move, dep = -2, -1, DFS_FREE
         path[key] = ply
         try:
-            for code in moves:
+            for code in table.ordered_moves(me, opp, pile, mover, hint):
                 mine, after = table.play(me, pile, code)
                 if not mine:
-                    v, deps = table.out_value(opp, after, mover), NO_DEPS
+                    v, d = table.out_value(opp, after, mover), DFS_FREE
                 else:
-                    v, deps = self.value(opp, mine, after, 1 - mover, -beta, -alpha, ply + 1)
-                    v = -v
-                if deps:
-                    all_deps = all_deps | deps
+                    child = (mine, opp, after, 1) if mover == 0 else (opp, mine, after, 0)
+                    if child in self._draws:
+                        v, d = DRAW, DFS_FREE
+                    else:
+                        v, d = self._dfs(opp, mine, after, 1 - mover, -beta, -alpha, ply + 1)
+                        v = -v
+                dep = min(dep, d)
                 if v > best:
-                    best, best_move, best_deps = v, code, deps
+                    best, best_move = v, code
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
                             break
         finally:
             del path[key]
-        # A lower bound rests on one child; an upper bound or exact value on all of them.
-        # A repetition of this very position is part of its own value: cycling back here
-        # is a draw whatever the path before.
-        deps = best_deps if best >= beta or best == WIN else all_deps
-        if key in deps:
-            deps = deps - {key}
-        lower, upper = -1, 1
-        if entry is not None and not entry[3] and not deps:
-            lower, upper = entry[0], entry[1]
-        if best <= alpha0:
-            upper = min(upper, best)
-        elif best >= beta:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
-        self.tt[key] = (lower, upper, best_move, deps)
-        return best, deps
+        if dep >= ply:
+            # No repetition under it referred above it: the position's own value.
+            lower, upper = (entry[0], entry[1]) if entry is not None else (-1, 1)
+            if best <= alpha0:
+                upper = min(upper, best)
+            elif best >= beta0:
+                lower = max(lower, best)
+            else:
+                lower = upper = best
+            self.tt[key] = (lower, upper, best_move)
+            dep = DFS_FREE
+        return best, dep
+
+    # --- solving ----------------------------------------------------------------------
 
     def solve(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
               all_moves: bool = False) -> Solution:
-        """The exact value and the value-keeping moves (the first found, or all of them).
-
-        With ``all_moves`` every legal move is tried, not one per class of equivalent
-        moves, so that the list is complete."""
-        value, relies_on = self.value(me, opp, pile, mover)
-        keeping: list[int] = []
+        """The exact value and the value-keeping moves (the first found, or all of them
+        with ``all_moves``, which also gives every legal move's value)."""
+        root = duel_key(me, opp, pile, mover)
+        draws = self.repeated | {root} if root in self._held else self.repeated
+        if draws != self._draws:
+            self._draws = draws
+            self.solved = {}
+            self.tt.clear()
+        codes = legal_codes(me, pile, self.table.trumps[mover], self.table.strict)
+        solved = self._retrograde(root)
         values: list[tuple[int, int]] = []
-        table = self.table
-        if all_moves:
-            collapse, table.collapse = table.collapse, False
-            moves = table.ordered_moves(me, opp, pile, mover)
-            table.collapse = collapse
-        else:
-            moves = table.ordered_moves(me, opp, pile, mover)
-        with self._at_root(me, opp, pile, mover):
-            for code in moves:
-                # The full window (-1..1): the move's exact value, not a bound.
-                move_value = self._root_value(me, opp, pile, mover, code, -1)
-                values.append((code, move_value))
-                if move_value == value:
-                    keeping.append(code)
-                    if not all_moves:
-                        break
-        return Solution(value, tuple(keeping), self.nodes, tuple(values), relies_on)
+        # Distance to the end after each move: the winner takes the shortest win (a win
+        # played by any winning move need never end), the loser holds out longest.
+        lengths: dict[int, int] = {}
+        best = -2
+        for code in codes if solved is not None else self._ordered(me, opp, pile, mover):
+            mine, after = self.table.play(me, pile, code)
+            child = (mine, opp, after, 1) if mover == 0 else (opp, mine, after, 0)
+            if not mine:
+                value, lengths[code] = self.table.out_value(opp, after, mover), 0
+            elif child in self._draws:
+                value = DRAW
+            elif solved is not None:
+                status, distance = solved[child]
+                value = -status if status and distance <= self.plies_left - 1 else DRAW
+                lengths[code] = distance
+            else:
+                value = self._dfs_root_move(me, opp, pile, mover, opp, mine, after)
+            values.append((code, value))
+            best = max(best, value)
+            if best == WIN and not all_moves and solved is None:
+                break
+        keeping = tuple(code for code, value in values if value == best)
+        if best != DRAW:
+            keeping = tuple(sorted(keeping, key=lambda c: best * lengths.get(c, 0)))
+        if not all_moves:
+            keeping = keeping[:1]
+        return Solution(best, keeping, self.nodes, tuple(values))
 
-    def _child(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
-               beta: int, depth: int) -> int:
-        return self.value(me, opp, pile, mover, alpha, beta, 1)[0]
+    def _ordered(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> list[int]:
+        collapse, self.table.collapse = self.table.collapse, False
+        try:
+            return self.table.ordered_moves(me, opp, pile, mover)
+        finally:
+            self.table.collapse = collapse
+
+    def _dfs_root_move(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+                       child_me: int, child_opp: int, after: tuple[int, ...]) -> int:
+        if self.plies_left < DFS_PLIES:
+            raise SearchTimeout
+        if self.table.collapse:
+            raise ValueError("the depth-first search needs every card apart "
+                             "(DuelTable(collapse=False))")
+        with self._at_root(me, opp, pile, mover):
+            return -self._dfs(child_me, child_opp, after, 1 - mover, -1, 1, 1)[0]
 
 
 def solve(state: State, history: Iterable[PositionKey] = (), *, all_moves: bool = True,
-          collapse: bool = False, deadline: float | None = None,
-          max_nodes: int | None = None) -> Solution:
-    """Solve a duel position exactly (raises SearchTimeout past ``deadline``/``max_nodes``).
+          deadline: float | None = None, max_nodes: int | None = None,
+          ply: int | None = None) -> Solution:
+    """Solve a duel position exactly (raises SearchTimeout past ``deadline``/``max_nodes``,
+    or when a position too large for retrograde analysis cannot be searched in time).
 
     ``history`` holds the ``State.key()`` of every position the game has been in, the
-    current one included (``Game.position_keys()``); those seen twice already are draws to
-    enter again."""
+    current one included (``Game.position_keys()``): those seen twice already are draws to
+    enter again (the current one among them if it is its second occurrence). ``ply``: the
+    game's ply (default: the history's length less one), for the move limit."""
     if state.n_players != 2:
         raise ValueError("only the duel is a game of perfect information")
     if state.is_over():
         raise ValueError("the game is over")
+    history = list(history)
+    if ply is None:
+        ply = max(0, len(history) - 1)
     t0, t1 = state.trumps
-    table = DuelTable((int(t0), int(t1)), state.strict, collapse)
-    solver = Solver(table, repeated_keys(history), deadline, max_nodes=max_nodes)
+    table = DuelTable((int(t0), int(t1)), state.strict, collapse=False)
+    solver = Solver(table, repeated_keys(history), deadline, max_nodes=max_nodes,
+                    plies_left=MOVE_LIMIT - ply)
     h0, h1 = state.hand_masks
     mover = state.to_move
     me, opp = (h0, h1) if mover == 0 else (h1, h0)

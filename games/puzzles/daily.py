@@ -40,11 +40,12 @@ def puzzle_daily(*, day: datetime.date) -> Puzzle | None:
 
 
 def _daily_choose(day: datetime.date) -> Puzzle | None:
-    fresh = Puzzle.objects.exclude(pk__in=DailyPuzzle.objects.values("puzzle_id"))
+    offered = Puzzle.objects.filter(retired=False)
+    fresh = offered.exclude(pk__in=DailyPuzzle.objects.values("puzzle_id"))
     low, high = settings.PUZZLES_DAILY_RATINGS
     for pool in (fresh.filter(plays__gte=settings.PUZZLES_DAILY_MIN_PLAYS,
                               rating__gte=low, rating__lte=high),
-                 fresh, Puzzle.objects.all()):
+                 fresh, offered):
         count = pool.count()
         if count:
             return pool.order_by("pk")[day.toordinal() % count]

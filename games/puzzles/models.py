@@ -60,14 +60,18 @@ class Puzzle(models.Model):
     deviation = models.FloatField(_("rating deviation"), default=ratings.START_DEVIATION)
     volatility = models.FloatField(_("rating volatility"), default=ratings.START_VOLATILITY)
     plays = models.PositiveIntegerField(_("plays"), default=0)
+    retired = models.BooleanField(_("retired"), default=False)
+    """Re-proved wrong (``puzzles verify``): never offered again; attempts and the page
+    stay."""
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("puzzle")
         verbose_name_plural = _("puzzles")
         # The next-puzzle walk reads this index alone (rating order, the id to compare with
-        # the player's attempts, the theme bits to filter), never the rows it passes over.
-        indexes = [models.Index(fields=["rating", "id"], include=["theme_bits"],
+        # the player's attempts, the theme bits and the retired flag to filter), never the
+        # rows it passes over.
+        indexes = [models.Index(fields=["rating", "id"], include=["theme_bits", "retired"],
                                 name="puzzle_rating_walk")]
 
     def __str__(self) -> str:

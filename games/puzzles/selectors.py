@@ -61,8 +61,9 @@ def puzzle_next(*, user_id: int | None, target: float, themes: tuple[str, ...] =
 
 def _matching(*, themes: tuple[str, ...], low: float | None,
               high: float | None) -> QuerySet[Puzzle]:
-    """The puzzles with every one of ``themes`` and a rating within ``low``..``high``."""
-    query = Puzzle.objects.all()
+    """The puzzles still offered (not retired) with every one of ``themes`` and a rating
+    within ``low``..``high``."""
+    query = Puzzle.objects.filter(retired=False)
     if themes:
         mask = theme_bits(themes)
         query = query.annotate(matched=F("theme_bits").bitand(mask)).filter(matched=mask)
@@ -78,7 +79,7 @@ def puzzle_absence(*, themes: tuple[str, ...] = (), low: float | None = None,
     """Why there is no next puzzle for a player: ``"none_yet"`` (no puzzle at all),
     ``"no_match"`` (none with these themes and ratings) or ``"all_played"`` (the player has
     played every one that matches)."""
-    if not Puzzle.objects.exists():
+    if not Puzzle.objects.filter(retired=False).exists():
         return "none_yet"
     if (themes or low is not None or high is not None) and not _matching(
             themes=themes, low=low, high=high).exists():

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts import ratings
 from accounts.models import PlayerRating, RatingMode, User
 from games.ai.puzzles import Puzzle as FoundPuzzle
-from games.ai.puzzles import PuzzleFinder, SelfPlay, self_play_puzzles
+from games.ai.puzzles import PuzzleFinder, SelfPlay, puzzle_fault, self_play_puzzles
 from games.play.models import Match, Status, Variant
 from games.play.selectors import match_game
 from games.puzzles.models import (
@@ -34,6 +34,7 @@ from games.puzzles.models import (
 from games.puzzles.players import GuestPuzzles, Streak
 from games.puzzles.selectors import puzzle_next
 from games.rules.moves import format_move_code
+from games.rules.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,39 @@ def puzzles_generate(*, count: int, seed: int = 0,
             if progress is not None:
                 progress(from_games + stored)
     return Generated(from_games, stored, games, run.games, run.examined)
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    checked: int
+    """Puzzles proved again (those retired before are not)."""
+    retired: list[tuple[int, str, str]]
+    """``(id, TPN, what is wrong)`` of each puzzle retired by this run."""
+
+
+def puzzles_verify(*, max_nodes: int | None = None,
+                   progress: Callable[[int], None] | None = None) -> Verified:
+    """Prove every puzzle not retired again (``games.ai.puzzles.puzzle_fault``) and retire
+    the ones whose line does not hold; ``progress`` is told the count checked so far.
+    Running it again retires nothing more."""
+    budget = settings.PUZZLES_PROOF_NODES if max_nodes is None else max_nodes
+    finders: dict[tuple[int, int], PuzzleFinder] = {}
+    retired: list[tuple[int, str, str]] = []
+    checked = 0
+    for puzzle in Puzzle.objects.filter(retired=False).order_by("pk").iterator(chunk_size=500):
+        t0, t1 = State.from_tpn(puzzle.tpn).trumps
+        trumps = (int(t0), int(t1))
+        finder = finders.setdefault(trumps, PuzzleFinder(trumps, False, budget))
+        fault = puzzle_fault(finder, puzzle.tpn, [
+            (str(step["move"]), [str(m) for m in step["accepted"]], bool(step["player"]))
+            for step in puzzle.solution])
+        checked += 1
+        if fault is not None:
+            Puzzle.objects.filter(pk=puzzle.pk).update(retired=True)
+            retired.append((puzzle.pk, puzzle.tpn, fault))
+        if progress is not None:
+            progress(checked)
+    return Verified(checked, retired)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +265,7 @@ def streak_puzzle(*, user: User | None, guest: GuestPuzzles | None) -> tuple[Puz
         streak = guest.streak
         current = streak.puzzle_id
         if current is not None and current not in guest.played:
-            puzzle = Puzzle.objects.filter(pk=current).first()
+            puzzle = Puzzle.objects.filter(pk=current, retired=False).first()
             if puzzle is not None:
                 return puzzle, streak
         puzzle = puzzle_next(user_id=None, target=streak.target, exclude=guest.exclude)
@@ -243,7 +277,7 @@ def streak_puzzle(*, user: User | None, guest: GuestPuzzles | None) -> tuple[Puz
         streak = Streak(row.current, row.best, row.puzzle_id)
         if row.puzzle_id is not None and not PuzzleAttempt.objects.filter(
                 user=user, puzzle_id=row.puzzle_id).exists():
-            kept = Puzzle.objects.filter(pk=row.puzzle_id).first()
+            kept = Puzzle.objects.filter(pk=row.puzzle_id, retired=False).first()
             if kept is not None:
                 return kept, streak
         puzzle = puzzle_next(user_id=user.pk, target=streak.target)

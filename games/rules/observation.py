@@ -18,7 +18,8 @@ seat to move (the AI engine receives the position of the player it plays for).
 ``play(move)`` follows the game from the observer's seat: a card played from a hand comes
 out of its known cards if it is one, else out of its hidden ones; cards taken become known.
 So ``Observation.of_state(state, s).play(m) == Observation.of_state(after_m, s)``.
-``sample_state`` deals the hidden cards at random from the unseen ones (a determinization for search).
+``sample_state`` deals the hidden cards at random from the unseen ones (a determinization
+for search).
 """
 
 from __future__ import annotations

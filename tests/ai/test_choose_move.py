@@ -18,8 +18,10 @@ from games.ai import (
     level_budget,
     level_for_rating,
 )
+from games.ai.levels import choose_code
 from games.rules.deal import deal
 from games.rules.game import Game
+from games.rules.moves import format_move_code
 from games.rules.observation import Observation
 from games.rules.state import State
 
@@ -105,3 +107,12 @@ def test_a_stand_in_is_the_level_whose_rating_is_nearest() -> None:
     assert level_for_rating(3000.0) == STRONGEST
     with pytest.raises(ValueError, match="finite"):
         level_for_rating(float("nan"))
+
+
+def test_the_expert_finds_the_win_the_exact_solver_proves() -> None:
+    """Ten cards, a win by 7C, KC, QD, 7S or KS (the other leads lose): the expert solves
+    it by retrograde analysis (a third of a second on one core; the budget here only
+    leaves room for a loaded machine) and plays the quickest win."""
+    state = State.from_tpn("HS JD/7CKC8D9DQD6H7SKS - 1 -")
+    code = choose_code(state, STRONGEST, movetime=20.0)
+    assert format_move_code(code) in {"7C", "KC", "QD", "7S", "KS"}

@@ -8,6 +8,8 @@ import pytest
 
 from games.ai.endgames import ENDGAMES_FILE, load_endgames, random_endgame
 from games.ai.solver import solve
+from games.rules.game import Game
+from games.rules.moves import format_move_code, parse_move_code
 from games.rules.state import State
 from tests.ai.reference import minimax, move_values
 
@@ -45,14 +47,6 @@ def test_solver_reproduces_the_endgame_file(endgame) -> None:  # type: ignore[no
     assert set(solution.moves) == endgame.moves
 
 
-def test_collapsing_adjacent_cards_is_not_exact() -> None:
-    """Why the exact solver does not collapse: 8C and JC are adjacent among the cards in
-    play and both end up in seat 1's hand, but once separated one can beat the other."""
-    state = State.from_tpn("SD 7C8S/6S 8DASJSQD8CJC 1 -")
-    assert solve(state, all_moves=False, collapse=False).value == -1
-    assert solve(state, all_moves=False, collapse=True).value == 0
-
-
 def test_a_position_seen_twice_is_a_draw_to_enter_again() -> None:
     """A lost position is saved by a move into a position the game has seen twice: its
     third occurrence is a draw (docs/rules.md), and the solver must see it."""
@@ -74,40 +68,49 @@ def test_a_position_seen_twice_is_a_draw_to_enter_again() -> None:
     assert checked >= 5
 
 
-def test_repetition_draws_are_not_stored_as_exact_values() -> None:
-    """The same solver session asked about a position first along a path that repeats
-    and then on its own must give the path-free value (no graph-history interaction)."""
-    from games.ai.duel import DuelTable
-    from games.ai.solver import Solver
-
-    rng = random.Random(11)
-    compared = 0
-    for _ in range(300):
-        state = random_endgame(rng, rng.randint(4, 6))
-        t0, t1 = state.trumps
-        solver = Solver(DuelTable((int(t0), int(t1)), collapse=False))
-        h0, h1 = state.hand_masks
-        me, opp = (h0, h1) if state.to_move == 0 else (h1, h0)
-        solver.solve(me, opp, state.pile_codes, state.to_move)
-        for code in state.legal_move_codes():
-            child = state.clone()
-            child.apply_code(code)
-            if child.outcome() is not None:
-                continue
-            c0, c1 = child.hand_masks
-            cme, copp = (c0, c1) if child.to_move == 0 else (c1, c0)
-            # The table now holds whatever the root's search stored about the child.
-            value, _ = solver.value(cme, copp, child.pile_codes, child.to_move)
-            assert value == minimax(child), child.tpn()
-            compared += 1
-    assert compared > 300
+def test_the_solver_agrees_with_itself_on_a_move_and_its_position() -> None:
+    """``QD`` wins here: solving the root must say so, as solving the position after
+    ``QD`` does (a repetition draw on one path was once reused on another)."""
+    state = State.from_tpn("DH QDJH9S/8C7DAD9HAS - 0 -")
+    solution = solve(state)
+    values = {format_move_code(c): v for c, v in solution.move_values}
+    assert values == {"QD": 1, "9S": 1, "JH": 0}
+    child = state.clone()
+    child.apply("QD")
+    assert solve(child).value == -1
+    other = dict(solve(State.from_tpn("CH 7CTCTDTHJHQS/AD 7D 0 -")).move_values)
+    assert other[parse_move_code("TC-TH")] == 1
 
 
-def test_a_line_too_deep_to_follow_gives_up_instead_of_guessing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_winning_moves_come_quickest_first() -> None:
+    """The winner plays the shortest win: any winning move, played again and again, need
+    never end the game."""
+    state = State.from_tpn("HS JD/7CKC8D9DQD6H7SKS - 1 -")
+    solution = solve(state)
+    assert solution.value == 1
+    game = Game(state)
+    for _ in range(40):
+        if game.is_over():
+            break
+        here = solve(game.state, game.position_keys())
+        game.play(format_move_code(here.moves[0]))
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.loser == 0
+
+
+def test_the_search_above_the_retrograde_limit_gives_up_on_a_line_too_deep(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import games.ai.solver as solver_module
-    from games.ai.solver import SearchTimeout
+    from games.ai.duel import DuelTable
+    from games.ai.solver import SearchTimeout, Solver
 
     monkeypatch.setattr(solver_module, "MAX_PLY", 2)
     deep = next(e for e in ENDGAMES if _cards(e.tpn) == 10 and e.value != 1)
+    state = State.from_tpn(deep.tpn)
+    t0, t1 = state.trumps
+    solver = Solver(DuelTable((int(t0), int(t1)), collapse=False), max_states=0)
+    h0, h1 = state.hand_masks
+    me, opp = (h0, h1) if state.to_move == 0 else (h1, h0)
     with pytest.raises(SearchTimeout):
-        solve(State.from_tpn(deep.tpn))
+        solver.solve(me, opp, state.pile_codes, state.to_move, all_moves=True)

@@ -79,8 +79,6 @@ class Prover:
             solution = solver.solve(me, opp, pile, mover, all_moves=True)
         except SearchTimeout:
             return None
-        if solution.relies_on:
-            return None
         return dict(solution.move_values)
 
     def move_value(self, me: int, opp: int, pile: tuple[int, ...], mover: int,

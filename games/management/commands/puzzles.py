@@ -1,5 +1,6 @@
-"""``python manage.py puzzles generate --count N [--seed S]``, ``puzzles export``, and the
-shipped set's ``puzzles ship --count N [--seed S] --out FILE`` and ``puzzles load [FILE]``."""
+"""``python manage.py puzzles generate --count N [--seed S]``, ``puzzles export``,
+``puzzles verify``, and the shipped set's ``puzzles ship --count N [--seed S] --out FILE``
+and ``puzzles load [FILE]``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.puzzles.selectors import puzzle_export_lines
-from games.puzzles.services import puzzles_generate
+from games.puzzles.services import puzzles_generate, puzzles_verify
 from games.puzzles.shipped import puzzles_load_shipped, shipped_lines
 
 
@@ -19,7 +20,8 @@ class Command(BaseCommand):
     help = ("generate: store N new puzzles (finished duels first, then AI self-play); "
             "export: print every puzzle, one a line: TPN | moves | themes | rating; "
             "ship: write N self-play puzzles to a file, the shipped set (nothing stored); "
-            "load: store the shipped set (or a file ship wrote), each puzzle once")
+            "load: store the shipped set (or a file ship wrote), each puzzle once; "
+            "verify: prove every puzzle again with the exact solver, retire the wrong ones")
 
     def add_arguments(self, parser: CommandParser) -> None:
         commands = parser.add_subparsers(dest="action", required=True)
@@ -36,6 +38,11 @@ class Command(BaseCommand):
         load = commands.add_parser("load", help="store the shipped set")
         load.add_argument("path", nargs="?", default=None,
                           help="a file `ship` wrote (default: PUZZLES_SHIPPED_SET)")
+        verify = commands.add_parser("verify", help="prove every puzzle again, retire the "
+                                                    "wrong ones")
+        verify.add_argument("--max-nodes", type=int, default=None,
+                            help="the proof budget of one move (default: "
+                                 "PUZZLES_PROOF_NODES)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["action"] == "export":
@@ -47,6 +54,9 @@ class Command(BaseCommand):
                 raise CommandError("no file given and PUZZLES_SHIPPED_SET is not set")
             stored = puzzles_load_shipped(path=options["path"])
             self.stdout.write(f"stored {stored} new puzzles")
+            return
+        if options["action"] == "verify":
+            self._verify(options["max_nodes"])
             return
         count = options["count"]
         if count < 1:
@@ -67,3 +77,14 @@ class Command(BaseCommand):
             f"{done.games_examined} finished games, {done.from_self_play} from "
             f"{done.self_play_games} self-play games ({done.positions_examined} positions "
             f"examined)")
+
+    def _verify(self, max_nodes: int | None) -> None:
+        if max_nodes is not None and max_nodes < 1:
+            raise CommandError("--max-nodes must be at least 1")
+        began = time.monotonic()
+        done = puzzles_verify(max_nodes=max_nodes)
+        for pk, tpn, fault in done.retired:
+            self.stdout.write(f"retired puzzle {pk} ({tpn}): {fault}")
+        self.stdout.write(f"checked {done.checked} puzzles in {time.monotonic() - began:.1f} s: "
+                          f"{done.checked - len(done.retired)} hold, "
+                          f"{len(done.retired)} retired")
