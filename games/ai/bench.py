@@ -29,7 +29,7 @@ from games.ai.duel import DuelTable
 from games.ai.endgames import load_endgames, random_endgame
 from games.ai.levels import STRONGEST, choose_code
 from games.ai.search import Searcher
-from games.ai.solver import SearchTimeout, Solver
+from games.ai.solver import RETROGRADE_STATES, SearchTimeout, Solver
 from games.rules.bench import bench as playout_bench
 from games.rules.deal import deal
 from games.rules.native import COMPILED
@@ -116,7 +116,7 @@ def _hands(state: State) -> tuple[int, int]:
     return (h0, h1) if state.to_move == 0 else (h1, h0)
 
 
-def solve_times(per_size: int, max_nodes: int = 1_000_000) -> None:
+def solve_times(per_size: int, max_nodes: int = RETROGRADE_STATES + 1_000_000) -> None:
     """Per number of cards in play: positions tried, give-ups (``SearchTimeout``), how many
     were solved by retrograde analysis, positions enumerated or searched, and time."""
     print(f"cards | tried | give-ups | retrograde | median nodes | max nodes | median ms "

@@ -1,7 +1,13 @@
 """Retrograde analysis of a duel position: the exact value and distance of every position
 reachable from it, under the rules with their history (docs/rules.md).
 
-Public names: ``Retrograde``, ``retrograde``, ``Node``, ``WON``, ``LOST``, ``OPEN``.
+Public names: ``Retrograde``, ``retrograde``, ``retrograde_python``, ``Values``, ``Node``,
+``WON``, ``LOST``, ``OPEN``, ``TooLarge``.
+
+Two implementations, one meaning: the compiled core's ``retrograde_graph``
+(``games.rules.native``), about fifteen times faster and with its values in one C table,
+when it is built; otherwise the plain Python below (``YT_PURE_PYTHON=1`` forces it). The
+tests hold the two to the same values (tests/ai/test_retrograde.py).
 
 The graph. Cards never leave a duel, so the positions reachable from a root are finitely
 many: ``(hand 0, hand 1, pile, mover)``, enumerated breadth-first with every legal move (no
@@ -34,9 +40,10 @@ import gc
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from games.ai.duel import DRAW, DuelTable, Key
+from games.rules.native import core
 from games.rules.state import legal_codes
 
 WON: Final = 1
@@ -49,6 +56,14 @@ Node = tuple[int, int]
 the end of the game (0 for OPEN)."""
 
 
+class Values(Protocol):
+    """The solved positions of a graph: a dict, or the compiled core's ``SolvedGraph``."""
+
+    def __getitem__(self, key: Key, /) -> Node: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __len__(self) -> int: ...
+
+
 class TooLarge(Exception):
     """The reachable graph has more positions than the limit given."""
 
@@ -57,7 +72,7 @@ class TooLarge(Exception):
 class Retrograde:
     """The solved reachable graph of one root: ``nodes[key]`` for every position in it."""
 
-    nodes: dict[Key, Node]
+    nodes: Values
     size: int
 
     def value(self, key: Key, plies: int) -> int:
@@ -74,6 +89,19 @@ def retrograde(table: DuelTable, root: Key, draws: frozenset[Key] = frozenset(),
     pile, mover)``); ``draws``: the positions a move into which is a draw (the game has
     seen them twice). Raises ``TooLarge`` past ``max_states`` positions; ``check(count)``
     is called every 4096 positions (to stop on a budget, by raising)."""
+    if core is not None:
+        graph = core.retrograde_graph(table.trumps, table.strict, root, tuple(draws),
+                                      max_states, check)
+        if graph is None:
+            raise TooLarge
+        return Retrograde(graph, len(graph))
+    return retrograde_python(table, root, draws, max_states=max_states, check=check)
+
+
+def retrograde_python(table: DuelTable, root: Key, draws: frozenset[Key] = frozenset(), *,
+                      max_states: int | None = None,
+                      check: Callable[[int], None] | None = None) -> Retrograde:
+    """``retrograde`` in plain Python (the fallback, and the tests' second opinion)."""
     # Millions of small tuples and no cycles among them: a cyclic collection pass over
     # them would cost more than the analysis.
     collecting = gc.isenabled()

@@ -9,15 +9,18 @@ Two methods, one meaning. A value is the game's: the same whether the position i
 a root or reached inside a search, and never one that held only because of a repetition on
 some path.
 
-1. Retrograde analysis (``games.ai.retrograde``) when the positions reachable from the root
-   number at most ``RETROGRADE_STATES``: exact with cycles by construction, and with
-   distances, which the move limit needs. Cards never leave a duel, but the order of the
-   pile makes the graph grow about sevenfold a card: ``python -m games.ai.bench solve``
-   measured (random positions, cards in the hands and the pile) a median of 15 thousand
-   positions at 8 cards, 94 thousand at 9 (0.5 s), 590 thousand at 10 (4.5 s); the limit
-   keeps one solve near a second of one core. A session keeps the values of every graph it
-   solved: a later position inside one is answered at once (the values of a closed
-   subgraph are its own).
+1. Retrograde analysis (``games.ai.retrograde``, compiled when the core is built) when the
+   positions reachable from the root number at most ``RETROGRADE_STATES``: exact with
+   cycles by construction, and with distances, which the move limit needs. Cards never
+   leave a duel, but the order of the pile makes the graph grow about sevenfold a card:
+   ``python -m games.ai.bench solve`` measured (random positions, cards in the hands and
+   the pile) a median of 15 thousand positions at 8 cards, 94 thousand at 9, 590 thousand
+   at 10, 1.5 million at 11 (up to 8 million). The plain Python analysis takes about 5 µs
+   a position, so its limit keeps one solve near a second; the compiled one about 0.6 µs
+   and, at its peak, about 110 bytes a position (66 kept), so its limit allows every
+   position of 11 cards in a few seconds and under 900 MB. A session keeps the values of
+   the graphs it solved: a later position inside one is answered at once (the values of a
+   closed subgraph are its own).
 2. Above it, a depth-first search over the three values whose table keeps only values that
    are the position's own: a repetition on the search path scores a draw (the first
    repetition standing for the third: from the root, a side that can force a win can do
@@ -45,16 +48,23 @@ from typing import Final
 
 from games.ai.duel import DRAW, WIN, DuelTable, Key
 from games.ai.duel_search import CHECK_EVERY, DuelSearch, SearchTimeout, duel_key, repeated_keys
-from games.ai.retrograde import Node, Retrograde, TooLarge, retrograde
+from games.ai.retrograde import Node, Retrograde, TooLarge, Values, retrograde
 from games.rules.game import MOVE_LIMIT
 from games.rules.moves import format_move_code
+from games.rules.native import core
 from games.rules.state import PositionKey, State, legal_codes
 
 __all__ = ["MAX_PLY", "RETROGRADE_STATES", "SearchTimeout", "Solution", "Solver", "solve"]
 
-RETROGRADE_STATES: Final = 200_000
-"""Positions reachable from the root up to which retrograde analysis solves it (about a
-second of one core; every position of 8 cards or fewer, most of 9)."""
+PYTHON_RETROGRADE_STATES: Final = 200_000
+"""Positions reachable from the root up to which the plain Python retrograde analysis solves
+it (about a second of one core; every position of 8 cards or fewer, most of 9)."""
+COMPILED_RETROGRADE_STATES: Final = 8_000_000
+"""The same with the compiled core (about 0.6 µs and 110 bytes a position at its peak: about
+5 s and 900 MB at the limit; every position of 11 cards that ``python -m games.ai.bench
+solve`` draws)."""
+RETROGRADE_STATES: Final = PYTHON_RETROGRADE_STATES if core is None else COMPILED_RETROGRADE_STATES
+"""The limit of this process (compiled core or not)."""
 MAX_PLY: Final = 600
 """The longest search path of the depth-first search; deeper, it gives up."""
 DFS_PLIES: Final = 1000
@@ -81,6 +91,36 @@ class Solution:
         return [format_move_code(c) for c in self.moves]
 
 
+class SolvedGraphs:
+    """The values of the graphs a session solved, graph by graph (a compiled graph stays in
+    its C table: copying it into a dict would cost a tuple per position)."""
+
+    __slots__ = ("graphs", "size")
+
+    def __init__(self) -> None:
+        self.graphs: list[Values] = []
+        self.size = 0
+
+    def add(self, graph: Values) -> None:
+        self.graphs.append(graph)
+        self.size += len(graph)
+
+    def __contains__(self, key: object) -> bool:
+        return any(key in graph for graph in self.graphs)
+
+    def __getitem__(self, key: Key) -> Node:
+        for graph in self.graphs:
+            if key in graph:
+                return graph[key]
+        raise KeyError(key)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __bool__(self) -> bool:
+        return bool(self.graphs)
+
+
 class Solver(DuelSearch[tuple[int, int, int]]):
     """One solving session (see the module docstring): the positions the game has seen
     twice and the budget are the session's; its table holds the depth-first search's
@@ -95,7 +135,7 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         super().__init__(table, repeated, deadline, should_stop, max_nodes)
         self.plies_left = plies_left
         self.max_states = max_states
-        self.solved: dict[Key, Node] = {}
+        self.solved = SolvedGraphs()
         self._held: set[Key] = set()
         self._draws: frozenset[Key] = self.repeated
 
@@ -105,10 +145,13 @@ class Solver(DuelSearch[tuple[int, int, int]]):
 
     # --- the two methods --------------------------------------------------------------
 
-    def _retrograde(self, root: Key) -> dict[Key, Node] | None:
+    def _retrograde(self, root: Key) -> Values | None:
         """The retrograde values of the root's graph (cached), or None past the limit."""
-        if root in self.solved:
-            return self.solved
+        for values in self.solved.graphs:
+            if root in values:
+                return values  # a closed subgraph: every position under the root is in it
+        if len(self.solved) > CACHE_LIMIT:
+            self.solved = SolvedGraphs()  # one large graph: not kept while another is built
         start = self.nodes
 
         def check(count: int) -> None:
@@ -128,9 +171,9 @@ class Solver(DuelSearch[tuple[int, int, int]]):
             return None
         self.nodes = start + graph.size
         if len(self.solved) + graph.size > CACHE_LIMIT:
-            self.solved.clear()
-        self.solved.update(graph.nodes)
-        return self.solved
+            self.solved = SolvedGraphs()
+        self.solved.add(graph.nodes)
+        return graph.nodes
 
     def _dfs(self, me: int, opp: int, pile: tuple[int, ...], mover: int, alpha: int,
              beta: int, ply: int) -> tuple[int, int]:
@@ -204,7 +247,7 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         draws = self.repeated | {root} if root in self._held else self.repeated
         if draws != self._draws:
             self._draws = draws
-            self.solved = {}
+            self.solved = SolvedGraphs()
             self.tt.clear()
         codes = legal_codes(me, pile, self.table.trumps[mover], self.table.strict)
         solved = self._retrograde(root)

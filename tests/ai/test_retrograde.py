@@ -7,19 +7,24 @@ distances follow their own definition move by move.
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import games.ai.retrograde as retrograde_module
 from games.ai.duel import DuelTable
 from games.ai.duel_search import duel_key
 from games.ai.endgames import load_endgames, random_endgame
+from games.ai.solver import Solver, solve
 from games.rules import State
 from games.rules.native import core as compiled
 from tests.ai import reference, retrograde_reference
+from tests.ai.test_solver_reference import _past, positions
 
 SMALL = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 Args = tuple[tuple[int, int], bool, int, int, tuple[int, ...], int]
@@ -161,3 +166,48 @@ def test_bad_input_is_refused_with_a_value_error(core: ModuleType) -> None:
         core.retrograde_graph((0, 1), False, (1, 0, (), 0))
     with pytest.raises(ValueError, match="suit"):
         core.retrograde((0, 7), False, 1, 2, (), 0)
+
+
+@contextlib.contextmanager
+def _pure_python() -> Iterator[None]:
+    """``games.ai.retrograde`` without the compiled core (as under ``YT_PURE_PYTHON=1``)."""
+    saved, retrograde_module.core = retrograde_module.core, None
+    try:
+        yield
+    finally:
+        retrograde_module.core = saved
+
+
+@SMALL
+@given(state=positions(3, 8), seed=st.integers(0, 2**32), ply=st.sampled_from([0, 150, 190]))
+def test_the_solver_gives_the_same_solutions_compiled_and_in_python(
+        core: ModuleType, state: State, seed: int, ply: int) -> None:
+    """One meaning: ``solve`` over the compiled retrograde analysis and over the plain
+    Python one give the same value, moves in the same order, values and position count,
+    with a game's past (positions seen twice, the root seen before, the move limit near)."""
+    history = _past(state, seed)
+    compiled_solution = solve(state, history, ply=ply)
+    with _pure_python():
+        assert retrograde_module.core is None
+        python_solution = solve(state, history, ply=ply)
+    assert compiled_solution == python_solution
+
+
+def test_a_session_answers_from_the_compiled_graphs_it_solved(core: ModuleType) -> None:
+    state = State.from_tpn("SH 7C8H/9DADTS - 1 -")
+    me, opp = _args(state)[2:4]
+    solver = Solver(DuelTable(_args(state)[0], state.strict, collapse=False))
+    first = solver.solve(me, opp, state.pile_codes, state.to_move, all_moves=True)
+    assert len(solver.solved.graphs) == 1
+    assert type(solver.solved.graphs[0]).__name__ == "SolvedGraph"
+    child = state.clone()
+    child.apply_code(first.moves[0])
+    h0, h1 = child.hand_masks
+    c_me, c_opp = (h0, h1) if child.to_move == 0 else (h1, h0)
+    again = solver.solve(c_me, c_opp, child.pile_codes, child.to_move, all_moves=True)
+    assert len(solver.solved.graphs) == 1
+    assert again.nodes == first.nodes  # nothing enumerated again
+    fresh = solve(child, all_moves=True)
+    assert (again.value, again.moves, again.move_values) == \
+        (fresh.value, fresh.moves, fresh.move_values)
+    assert again.value == -first.value
