@@ -15,7 +15,7 @@ some path.
    leave a duel, but the order of the pile makes the graph grow about sevenfold a card:
    ``python -m games.ai.bench solve`` measured (random positions, cards in the hands and
    the pile) a median of 15 thousand positions at 8 cards, 94 thousand at 9, 590 thousand
-   at 10, 1.5 million at 11 (up to 8 million). The plain Python analysis takes about 5 µs
+   at 10, 6.8 million at 11 (up to 7.9 million). The plain Python analysis takes about 5 µs
    a position, so its limit keeps one solve near a second; the compiled one about 0.6 µs
    and, at its peak, about 110 bytes a position (66 kept), so its limit allows every
    position of 11 cards in a few seconds and under 900 MB. A session keeps the values of
