@@ -28,13 +28,21 @@ function listReadMs(doc) {
   return Number(doc.querySelector(LIST)?.dataset.readS || 0) * 1000;
 }
 
-/** Put the parts of `html` (the page read again) in place of the same parts of `doc`. */
+/** Put the parts of `html` (the page read again) in place of the same parts of `doc`. A
+ * part whose content reads the same stays in place and only takes the new attributes:
+ * replacing the link under a pointer between its press and its release would swallow the
+ * click, and the person would stay on the list. */
 export function replaceParts(doc, html) {
   const fresh = new DOMParser().parseFromString(html, "text/html");
   for (const selector of PARTS) {
     const old = doc.querySelector(selector);
     const now = fresh.querySelector(selector);
-    if (old && now) old.replaceWith(doc.importNode(now, true));
+    if (!old || !now) continue;
+    if (old.innerHTML === now.innerHTML) {
+      for (const { name, value } of now.attributes) old.setAttribute(name, value);
+    } else {
+      old.replaceWith(doc.importNode(now, true));
+    }
   }
 }
 

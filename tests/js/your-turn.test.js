@@ -38,3 +38,14 @@ test("the list and the count are replaced by those of the page read again", () =
   assert.deepEqual([...doc.querySelectorAll("[data-match]")].map((li) => li.dataset.match), ["1", "2"]);
   assert.equal(doc.getElementById("other").textContent, "x");
 });
+
+test("a part that reads the same stays in place, so a click under way is not lost", () => {
+  const doc = installPage(`<p data-testid="waiting-count">1 game</p>
+    <ul data-testid="corr-games" data-read-s="10"><li data-match="1"><a href="/game/1/">1</a></li></ul>`);
+  globalThis.DOMParser = DOMParser;
+  const link = doc.querySelector("a");
+  replaceParts(doc, `<html><body><p data-testid="waiting-count">1 game</p>
+    <ul data-testid="corr-games" data-read-s="20"><li data-match="1"><a href="/game/1/">1</a></li></ul></body></html>`);
+  assert.equal(doc.querySelector("a"), link);
+  assert.equal(doc.querySelector("[data-testid=corr-games]").dataset.readS, "20");
+});
