@@ -1,5 +1,5 @@
 """The shipped set: a fresh site offers puzzles at once. The file in the repository is the
-generator's, every puzzle in it has a theme and a sample is proved again from scratch; it
+generator's, every puzzle in it has a theme and holds under the exact solver (`puzzles verify`); it
 is loaded once after `migrate` into a database with no puzzle, and a second load stores
 nothing; `make run` on a fresh clone (migrate, then the server on its embedded default)
 shows a puzzle on the puzzles page."""
@@ -45,6 +45,16 @@ def test_a_sample_of_the_shipped_puzzles_is_proved_again():
                            tuple(sorted(parse_move_code(m) for m in step["accepted"])),
                            step["player"]) for step in row["solution"])
         _recheck(FoundPuzzle(row["tpn"], None, steps))
+
+
+@pytest.mark.django_db
+def test_every_shipped_puzzle_holds_under_the_exact_solver(settings):
+    settings.PUZZLES_SHIPPED_SET = SHIPPED
+    puzzles_load_shipped()
+    out = io.StringIO()
+    call_command("puzzles", "verify", stdout=out)
+    assert not Puzzle.objects.filter(retired=True).exists(), out.getvalue()
+    assert Puzzle.objects.count() == len(_rows())
 
 
 @pytest.mark.django_db
