@@ -59,9 +59,11 @@ export function setSoundVolume(volume) {
   const account = accountSetting();
   if (account) {
     account.content = String(clamped);
-    // A failed save leaves this browser's choice: the sound is not worth an error.
+    // A failed save leaves this browser's choice: the sound is not worth an error. The
+    // request outlives the page (keepalive), so a reload right after the choice keeps it.
     fetch(account.dataset.saveUrl, {
       method: "POST",
+      keepalive: true,
       headers: { Accept: "application/json", "X-CSRFToken": account.dataset.csrf },
       body: new URLSearchParams({ volume: String(clamped) }),
     }).catch(() => {});

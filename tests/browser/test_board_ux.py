@@ -362,7 +362,8 @@ def test_the_game_sounds_its_moves_turns_takes_and_end_at_the_kept_volume(user_p
     for page in (first, second):
         page.evaluate(HEAR)
     # Bob turns the sound off; his page keeps it so after a reload.
-    second.get_by_test_id("sound-volume").fill("0")
+    with second.expect_request_finished(lambda request: request.method == "POST"):
+        second.get_by_test_id("sound-volume").fill("0")
     second.reload()
     at_ply(second, 0)
     expect(second.get_by_test_id("sound-volume")).to_have_value("0")
