@@ -18,10 +18,6 @@ class GamesConfig(AppConfig):
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401
 
-        # The compiled core is loaded at start, so that a site without it says so in its
-        # log at once (it then runs the rules and the AI in pure Python).
-        from games.rules import native  # noqa: F401
-
         # A fresh site's database gets the shipped puzzles once migrated (`make run`).
         post_migrate.connect(_load_shipped_puzzles, sender=self)
 
