@@ -19,7 +19,11 @@ from django.utils.translation import ngettext
 
 def hit(*, key: str, limit: int, window: int, now: float | None = None) -> float | None:
     """Count one attempt of `key`. None if it is within `limit` per `window` seconds, else
-    how many seconds to wait before the next attempt would be allowed."""
+    how many seconds to wait before the next attempt would be allowed.
+
+    A refused attempt is not counted, so the wait told is the wait that holds: hammering
+    does not push the end of a refusal further away than the attempts that were let through.
+    """
     now = time.time() if now is None else now
     slot = int(now // window)
     into = now - slot * window
@@ -31,15 +35,23 @@ def hit(*, key: str, limit: int, window: int, now: float | None = None) -> float
         cache.set(current_key, 1, timeout=2 * window + 1)
         current = 1
     previous = int(cache.get(previous_key) or 0)
-    weight = (window - into) / window
-    if previous * weight + current <= limit:
+    if previous * (window - into) / window + current <= limit:
         return None
-    # When will the estimate (without this refused attempt) fall below the limit?
-    allowed_previous = limit - (current - 1) - 1
-    if allowed_previous < 0 or previous == 0:
-        return max(1.0, math.ceil(window - into))
-    needed_weight = allowed_previous / previous
-    return max(1.0, math.ceil((1 - needed_weight) * window - into))
+    cache.decr(current_key)
+    return _wait(counted=current - 1, previous=previous, limit=limit, window=window, into=into)
+
+
+def _wait(*, counted: int, previous: int, limit: int, window: int, into: float) -> float:
+    """Seconds until one more attempt fits, if none is made meanwhile: `counted` attempts in
+    the current fixed window, `previous` in the one before, `into` seconds into the current."""
+    room = limit - counted - 1  # what the previous window's weighted count may still be
+    if room >= 0 and previous > 0:
+        # Later in this window, once the previous one's weight has fallen far enough.
+        return max(1.0, math.ceil(window * (1 - room / previous) - into))
+    # In the next window, where this window's attempts weigh as the previous ones.
+    next_room = limit - 1
+    reached = window if counted == 0 else window * max(0.0, 1 - next_room / counted)
+    return max(1.0, math.ceil(window - into + reached))
 
 
 def client_address(request: HttpRequest) -> str:

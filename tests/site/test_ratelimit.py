@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yourtrumps_site import ratelimit
 
@@ -38,3 +40,22 @@ def test_keys_are_counted_apart():
         ratelimit.hit(key="a", limit=3, window=60, now=5.0)
 
     assert ratelimit.hit(key="b", limit=3, window=60, now=5.0) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    limit=st.integers(min_value=1, max_value=6),
+    gaps=st.lists(st.floats(min_value=0, max_value=70), min_size=1, max_size=20),
+    start=st.floats(min_value=0, max_value=600),
+)
+def test_the_wait_told_is_the_wait_that_holds(limit, gaps, start):
+    """After a refusal, an attempt made when the wait told is over is let through."""
+    cache.clear()
+    now = 60 * 1000 + start
+    for gap in gaps:
+        now += gap
+        wait = ratelimit.hit(key="w", limit=limit, window=60, now=now)
+        if wait is not None:
+            assert wait >= 1
+            assert ratelimit.hit(key="w", limit=limit, window=60, now=now + wait) is None
+            return
