@@ -25,8 +25,9 @@ Spectators (anyone, for a public match) receive the states and may only `sync`.
 
 The service that made a change returns its snapshot (`games.play.snapshots`), which reaches
 every socket of the match inside the channel-layer event; a socket renders its own view from it
-(`games.play.state_message`) in its user's language, with no query. Database work runs on the
-pool of `yourtrumps_site.db_threads`.
+(`games.play.state_message`) in its user's language, with no query: what every viewer is sent
+alike is made once per process and version, and each distinct viewer's text once. Database
+work runs on the pool of `yourtrumps_site.db_threads`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from games.play.leases import leases
 from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_message
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
-from games.play.state_message import state_message
+from games.play.state_message import rendered
 from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
@@ -237,8 +238,9 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
         if force or snapshot["version"] > self.sent_version:
             self.sent_version = max(self.sent_version, snapshot["version"])
             with translation.override(self.language):
-                view = state_message(snapshot=snapshot, viewer_seat=self.seat)
-            await self.send_json(view)
+                text = rendered.text(snapshot=snapshot, viewer_seat=self.seat,
+                                     language=self.language)
+            await self.send(text_data=text)
 
     async def _error(self, code: str, detail: str, about: str | None, *,
                      refresh: bool = False) -> None:

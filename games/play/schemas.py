@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, with_config
+from typing_extensions import TypedDict
 
 from yourtrumps_site.socket_fields import MoveText
 
@@ -69,7 +70,14 @@ client_message = TypeAdapter(ClientMessage)
 # --- what the server sends ---------------------------------------------------------------------
 
 
-class SeatState(_Message):
+# The state is a TypedDict, not a model: `games.play.state_message` builds it as plain data
+# (a broadcast renders it for every socket, where building models would cost), and mypy
+# checks the builder against these types; the tests validate it through `server_message`.
+_STATE_CONFIG = ConfigDict(extra="forbid")
+
+
+@with_config(_STATE_CONFIG)
+class SeatView(TypedDict):
     index: SeatIndex
     name: str
     kind: Literal["user", "guest", "ai", "deleted"]
@@ -95,20 +103,23 @@ class SeatState(_Message):
     rating_delta: int | None
 
 
-class Clock(_Message):
+@with_config(_STATE_CONFIG)
+class ClockView(TypedDict):
     initial: Annotated[int, Field(gt=0)]
     increment: Annotated[int, Field(ge=0)]
     per_move: bool
     """Days per move: `initial` seconds for every turn, the clock full again at each."""
 
 
-class TrumpChoiceState(_Message):
+@with_config(_STATE_CONFIG)
+class TrumpChoiceView(TypedDict):
     chooser: SeatIndex | None
     free: list[Suit]
     deadline_ms: int | None
 
 
-class LastMove(_Message):
+@with_config(_STATE_CONFIG)
+class LastMoveView(TypedDict):
     ply: Annotated[int, Field(ge=1)]
     seat: SeatIndex
     move: str
@@ -116,15 +127,18 @@ class LastMove(_Message):
     """The cards the move took into the mover's hand (a take), else empty."""
 
 
-class ResultState(_Message):
+@with_config(_STATE_CONFIG)
+class ResultView(TypedDict):
     result: Literal["decided", "draw", "aborted"]
     loser: SeatIndex | None
     termination: str
     reason: str
 
 
-class State(_Message):
-    """The whole match as one viewer may see it: on connect, after every change, on `sync`."""
+@with_config(_STATE_CONFIG)
+class State(TypedDict):
+    """The whole match as one viewer may see it: on connect, after every change, on `sync`.
+    The puzzle board and the replay draw their positions in this shape too."""
 
     type: Literal["state"]
     id: int
@@ -134,12 +148,13 @@ class State(_Message):
     variant: Literal["standard", "strict"]
     rated: bool
     n_players: Annotated[int, Field(ge=2, le=4)]
-    dealer: SeatIndex
-    clock: Clock | None
+    dealer: SeatIndex | None
+    """Who dealt; None where it is not known (an imported record's replay)."""
+    clock: ClockView | None
     correspondence: bool
     """A game played over days: leaving the page ends nothing."""
     you: SeatIndex | None
-    seats: list[SeatState]
+    seats: list[SeatView]
     pile: list[Card]
     to_move: SeatIndex | None
     running: SeatIndex | None
@@ -147,9 +162,9 @@ class State(_Message):
     legal_moves: list[str]
     """The viewer's legal moves when it is to move, else empty."""
     take_count: int
-    trump_choice: TrumpChoiceState | None
+    trump_choice: TrumpChoiceView | None
     moves: list[tuple[SeatIndex, str]]
-    last_move: LastMove | None
+    last_move: LastMoveView | None
     draw_offer: SeatIndex | None
     draw_agreed: list[SeatIndex]
     """The seats that agree to the standing draw offer: its offerer and who accepted it."""
@@ -166,8 +181,12 @@ class State(_Message):
     rematch_id: int | None
     can_abort: bool
     claim_at_ms: int | None
-    result: ResultState | None
+    result: ResultView | None
     server_time_ms: int
+
+
+state_adapter = TypeAdapter(State)
+"""Validates a state and gives its JSON Schema (`python manage.py socket_schemas`)."""
 
 
 class Ok(_Message):

@@ -1,4 +1,4 @@
-"""Print the JSON Schema of what the match, lobby and site sockets send (their pydantic models).
+"""Print the JSON Schema of what the match, lobby and site sockets send (their pydantic types).
 
 The client's unit tests read it (`tests/js/fixtures/socket-schemas.json`) to check that the
 browser reads every field the server sends; a test checks that file is current.
@@ -16,7 +16,7 @@ from notifications import schemas as notification_schemas
 def socket_schemas() -> dict[str, object]:
     """The schema of each message the client draws, by socket and type."""
     return {
-        "match": {"state": match_schemas.State.model_json_schema(by_alias=True)},
+        "match": {"state": match_schemas.state_adapter.json_schema(by_alias=True)},
         "lobby": {"lobby": lobby_schemas.Lobby.model_json_schema(by_alias=True)},
         "site": {
             "notifications": notification_schemas.Notifications.model_json_schema(by_alias=True),
