@@ -97,7 +97,7 @@ def seat_view(*, index: int, name: str, kind: Literal["user", "guest", "ai", "de
 
 def state_view(*, id: int, version: int, ply: int,
                status: Literal["trumps", "playing", "finished", "aborted"],
-               n_players: int, seats: list[SeatView], position: Position | None,
+               n_players: int, seats: list[SeatView], pile: list[str],
                moves: Iterable[Sequence[int | str]], now: datetime,
                variant: Literal["standard", "strict"] = "standard", rated: bool = False,
                dealer: int | None = None, clock: ClockView | None = None,
@@ -113,12 +113,12 @@ def state_view(*, id: int, version: int, ply: int,
                can_abort: bool = False, claim_at_ms: int | None = None,
                result: ResultView | None = None) -> State:
     """A whole state; what a page without offers, clocks or a result does not pass is
-    left at its default. The pile is `position`'s."""
+    left at its default. The pile is bottom card first."""
     return {
         "type": "state", "id": id, "version": version, "ply": ply, "status": status,
         "variant": variant, "rated": rated, "n_players": n_players, "dealer": dealer,
         "clock": clock, "correspondence": correspondence, "you": you, "seats": seats,
-        "pile": [str(card) for card in position.pile] if position is not None else [],
+        "pile": pile,
         "to_move": to_move, "running": running, "legal_moves": legal_moves or [],
         "take_count": take_count, "trump_choice": trump_choice,
         "moves": [(int(seat), str(text)) for seat, text in moves],
@@ -271,7 +271,8 @@ def state_shared(*, snapshot: Snapshot, now: datetime | None = None) -> SharedSt
         id=snapshot["id"], version=snapshot["version"], ply=snapshot["ply"], status=status,
         variant=snapshot["variant"], rated=snapshot["rated"],
         n_players=snapshot["n_players"], dealer=snapshot["dealer"], clock=snapshot["clock"],
-        correspondence=match.correspondence, seats=seat_views, position=position,
+        correspondence=match.correspondence, seats=seat_views,
+        pile=[str(card) for card in position.pile] if position is not None else [],
         to_move=to_move,
         running=(to_move if snapshot["clock"] is not None and checks.clock_running(match)
                  else None),

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.ai.analysis import ANALYSIS_VERSION
 from games.play.models import Match, Move, Seat, TerminationReason
 from games.play.selectors import match_game, match_seats
+from games.replays.boards import replay_states
 from games.rules import Game, GameRecord, State, visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
 from games.rules.numerals import plain_decimal
@@ -273,7 +274,8 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None,
         "n_players": match.n_players,
         "variant": match.variant,
         "rated": match.rated,
-        "clock": {"initial": match.clock_initial, "increment": match.clock_increment}
+        "clock": {"initial": match.clock_initial, "increment": match.clock_increment,
+                  "per_move": match.correspondence}
         if timed else None,
         "seats": seat_views,
         "viewer_seat": viewer_seat,
@@ -291,6 +293,7 @@ def replay_of_match(*, match: Match, viewer_seat: int | None = None,
         "data_url": reverse("replays:replay_data", args=[match.pk]),
         "socket_path": f"/ws/match/{match.pk}/" if not match.is_over else None,
     }
+    data["states"] = replay_states(data)
     return Replay(data=data, match=match, seats=seats)
 
 
@@ -347,7 +350,8 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
         "variant": "strict" if game.strict else "standard",
         "rated": headers.get("Event", "").lower().startswith("rated"),
         "clock": None if initial_ms is None else {"initial": initial_ms // 1000,
-                                                 "increment": increment_ms // 1000},
+                                                 "increment": increment_ms // 1000,
+                                                 "per_move": False},
         "seats": seat_views,
         "viewer_seat": None,
         "positions": positions,
@@ -358,6 +362,7 @@ def replay_of_record(*, record: GameRecord, text: str) -> Replay:
         "data_url": None,
         "socket_path": None,
     }
+    data["states"] = replay_states(data)
     return Replay(data=data, record_text=text)
 
 

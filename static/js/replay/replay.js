@@ -10,7 +10,6 @@ import { Board } from "../game/board.js";
 import { moveHtml } from "../game/cards.js";
 import { numberFormat } from "../game/numbers.js";
 import { EvalGraph } from "./graph.js";
-import { boardState, movedCards } from "./positions.js";
 import { ReconnectingSocket } from "../socket.js";
 
 const MARK_SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -234,11 +233,13 @@ function go(target, { keepHash = false } = {}) {
   if (!data.positions.length) return;
   ply = Math.max(0, Math.min(lastPly(), target));
   const position = data.positions[ply];
+  const state = data.states[ply];
   boardVersion += 1;
-  board.setState(boardState(data, ply, boardVersion));
-  if (position.move && position.move.startsWith("+")) {
+  // The server's state of this ply, but for the moves before it, which the positions hold once.
+  board.setState({ ...state, version: boardVersion, moves: data.positions.slice(1, ply + 1).map((p) => [p.seat, p.move]) });
+  if (state.last_move && state.last_move.taken.length) {
     const hand = boardRoot.querySelector(`[data-testid=hand-${position.seat}]`);
-    for (const card of movedCards(data, ply)) {
+    for (const card of state.last_move.taken) {
       const node = hand && hand.querySelector(`[data-card="${card}"]`);
       if (node) node.classList.add("just-taken");
     }

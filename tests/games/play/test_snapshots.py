@@ -3,6 +3,7 @@ the database, and each socket's view is in its own language with only what its s
 
 from __future__ import annotations
 
+import json
 import random
 
 from django.utils import translation
@@ -13,7 +14,7 @@ from games.play import schemas, selectors, services, snapshots
 from games.play.models import Match
 from games.play.services import Player
 from games.play.snapshot_cache import recent
-from games.play.state_message import state_message
+from games.play.state_message import RenderedStates, state_message
 from games.play.time_control import TimeControl
 from games.rules import State, visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
@@ -90,9 +91,16 @@ def test_a_table_view_shows_each_viewer_what_the_rules_let_it_see(seed, players,
     assert game is not None
     snapshot = snapshots.match_snapshot(match_id=match.pk, now=at(100))
     assert snapshot is not None
+    # What the sockets of a process are sent: the shared part is made once, each viewer's
+    # text once, and it is that viewer's own state (the instant aside).
+    texts = RenderedStates()
+    sent = {viewer: texts.text(snapshot=snapshot, viewer_seat=viewer, language="en")
+            for viewer in (*range(players), None, None)}
     for viewer in (*range(players), None):
         view = state_message(snapshot=snapshot, viewer_seat=viewer, now=at(100))
         schemas.state_adapter.validate_python(view)
+        assert ({**json.loads(sent[viewer]), "server_time_ms": 0}
+                == {**json.loads(json.dumps(view)), "server_time_ms": 0})
         known, hidden = visible_hands(game.state, viewer)
         for seat in view["seats"]:
             index = seat["index"]

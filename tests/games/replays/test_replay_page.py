@@ -8,6 +8,7 @@ import json
 import pytest
 
 from games.play.models import Match
+from games.play.schemas import state_adapter
 from games.play.services import Player
 from games.play.time_control import TimeControl
 from games.replays.selectors import replay_of_match
@@ -44,9 +45,24 @@ def test_the_replay_of_a_finished_duel(client, alice, bob):
             assert position["clocks"] == moves[ply - 1].clocks_after
         else:
             assert position["clocks"] == [180_000, 180_000]
+        # The board's state of the ply, made by the match socket's builder, is the same
+        # position (the page puts in the moves before it).
+        board = data["states"][ply]
+        state_adapter.validate_python(board)
+        assert board["pile"] == [str(c) for c in state.pile]
+        assert [seat["hand"] for seat in board["seats"]] == [
+            [str(c) for c in state.hand(s)] for s in range(2)]
+        assert [seat["clock_ms"] for seat in board["seats"]] == position["clocks"]
+        if ply and moves[ply - 1].text.startswith("+"):
+            assert sorted(board["last_move"]["taken"]) == sorted(
+                str(c) for c in state.hand(moves[ply - 1].seat)
+                if str(c) not in positions[ply - 1]["hands"][moves[ply - 1].seat][0])
         if ply < len(moves):
             game.play(moves[ply].text)
     assert positions[-1]["to_move"] is None
+    assert data["states"][-1]["status"] == "finished"
+    assert data["states"][-1]["result"]["loser"] == match.loser_seat
+    assert data["states"][-2]["result"] is None
     assert data["result"]["loser"] == match.loser_seat
     assert [s["trump"] for s in data["seats"]] == ["S", "H"]
     # The data is in the page for the script; ?ply= opens elsewhere (clamped to the game).
@@ -119,7 +135,8 @@ def test_the_replay_of_a_match_is_built_in_a_few_queries(alice, bob,
     match = Match.objects.get(pk=match.pk)
     with django_assert_max_num_queries(3):
         data = replay_of_match(match=match).data
-    assert len(json.dumps(data)) < 300 * (match.ply + 1)  # about 220 bytes a ply
+    # About 200 bytes a ply of positions and 1,400 of the board's states.
+    assert len(json.dumps(data, separators=(",", ":"))) < 2_000 * (match.ply + 1)
 
 
 def test_the_replay_page_query_count_does_not_grow_with_the_moves(client, alice, bob):
