@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -21,6 +20,7 @@ from django.utils.translation import ngettext
 
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
+from yourtrumps_site.db_threads import db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.socket_fields import has_control_characters
 from yourtrumps_site.sockets import SiteSocket
@@ -108,10 +108,10 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
                 "unread": notification_selectors.unread_count(user_id=notification.user_id)}
 
     async def _send_notifications(self) -> None:
-        await self.send_json(await database_sync_to_async(self._newest)())
+        await self.send_json(await db_call(self._newest))
 
     async def notify_new(self, event: dict[str, Any]) -> None:
-        message = await database_sync_to_async(self._one)(int(event["id"]))
+        message = await db_call(self._one, int(event["id"]))
         if message is not None:
             await self.send_json(message)
 

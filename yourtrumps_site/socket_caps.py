@@ -29,7 +29,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from yourtrumps_site.loop_redis import loop_redis
@@ -175,19 +174,13 @@ class SocketCaps:
         await super().websocket_disconnect(message)  # type: ignore[misc]
 
     async def _too_many_sockets(self, scope_name: str) -> None:
-        import json
-
-        from yourtrumps_site.i18n import language_for_scope
-
-        with translation.override(language_for_scope(self.scope)):  # type: ignore[attr-defined]
-            detail = str(
-                gettext_lazy("Too many open connections from your account. Close a few tabs "
-                             "and reload.") if scope_name == "user"
-                else gettext_lazy("Too many open connections from your network. Close a "
-                                  "few tabs and reload.")
-            )
+        words = (
+            gettext_lazy("Too many open connections from your account. Close a few tabs and "
+                         "reload.") if scope_name == "user"
+            else gettext_lazy("Too many open connections from your network. Close a few tabs "
+                              "and reload.")
+        )
         await self.accept()  # type: ignore[attr-defined]
-        await self.send(text_data=json.dumps(  # type: ignore[attr-defined]
-            {"type": "error", "code": TOO_MANY_SOCKETS, "detail": detail, "for": None,
-             "version": None}))
+        # Said as every refusal of the socket layer is (`WebSocketLimits`, mixed in beside).
+        await self._ws_refuse(TOO_MANY_SOCKETS, words)  # type: ignore[attr-defined]
         await self.close(code=CLOSE_TOO_MANY_SOCKETS)  # type: ignore[attr-defined]

@@ -7,7 +7,9 @@ that matches no route.
 - `SocketCaps` (`yourtrumps_site.socket_caps`): at most so many sockets of a kind per user and
   per address;
 - `SessionBoundSocket` (`yourtrumps_site.session_sockets`): closed when its log-in ends;
-- `WebSocketLimits` (`yourtrumps_site.ws_limits`): frame size, rate, nesting, departures.
+- `WebSocketLimits` (`yourtrumps_site.ws_limits`): frame size, rate, nesting, departures;
+- `OnDatabaseThreads` (`yourtrumps_site.db_threads`): a consumer calls the database one way,
+  `await db_call(f, ...)`, on the site's pool of database threads.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from yourtrumps_site.db_threads import OnDatabaseThreads
 from yourtrumps_site.handshakes import handshake_refuse
 from yourtrumps_site.session_sockets import SessionBoundSocket
 from yourtrumps_site.socket_caps import SocketCaps
@@ -23,7 +26,7 @@ from yourtrumps_site.ws_limits import WebSocketLimits
 logger = logging.getLogger(__name__)
 
 
-class SiteSocket(SocketCaps, SessionBoundSocket, WebSocketLimits):
+class SiteSocket(OnDatabaseThreads, SocketCaps, SessionBoundSocket, WebSocketLimits):
     """The site's socket behaviour; mix in before the Channels consumer class."""
 
 

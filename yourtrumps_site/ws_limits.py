@@ -192,7 +192,8 @@ class WebSocketLimits:
             )
 
     async def _ws_refuse(self, code: str, words: Promise, about: str | None = None) -> None:
-        """Refuse a frame: `words` (lazy) in the language of the connection's pages."""
+        """Refuse a frame or the socket: `words` (lazy) in the language of the connection's
+        pages."""
         with translation.override(language_for_scope(self.scope)):  # type: ignore[attr-defined]
             detail = str(words)
         await self.send(  # type: ignore[attr-defined]

@@ -42,7 +42,6 @@ import json
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone, translation
@@ -52,10 +51,10 @@ from pydantic import ValidationError
 from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
+from yourtrumps_site.db_threads import db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
 
-MAX_MESSAGE_BYTES = 1024
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of
 # changes to seeks and challenges at once; this catches a message the layer dropped).
 REFRESH_EVERY_TICKS = 5
@@ -83,11 +82,10 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.groups_joined = (services.LOBBY_GROUP, services.user_group(user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        fresh = await database_sync_to_async(self._adopt)()
+        fresh = await db_call(self._adopt)
         if fresh is not None:
             await self._send({"type": "paired", "match_id": fresh,
-                              "url": await database_sync_to_async(selectors.match_page_url)(
-                                  match_id=fresh)})
+                              "url": await db_call(selectors.match_page_url, match_id=fresh)})
         await self._send_lobby(force=True)
         self.ticker = asyncio.create_task(self._tick())
 
@@ -104,9 +102,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
-            await database_sync_to_async(services.lobby_socket_closed)(
-                channel_name=self.channel_name
-            )
+            await db_call(services.lobby_socket_closed, channel_name=self.channel_name)
 
     async def _tick(self) -> None:
         """Keep this socket's entry and seeks alive and ask for a wave of its pool; refresh
@@ -117,7 +113,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             await asyncio.sleep(settings.MATCHMAKING_WAVE_SECONDS)
             ticks += 1
             try:
-                searching = await database_sync_to_async(self._beat)()
+                searching = await db_call(self._beat)
                 if searching or ticks % REFRESH_EVERY_TICKS == 0:
                     await self._send_lobby()
             except Exception:  # one failed tick (a database hiccup) must not end the socket
@@ -136,7 +132,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.groups_joined:
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        if text_data is None:  # a binary frame (its size was checked by WebSocketLimits)
             await self._not_understood()
             return
         try:
@@ -146,7 +142,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if message.type != "sync":
             try:
-                await database_sync_to_async(self._act)(message)
+                await db_call(self._act, message)
             except MatchmakingError as error:
                 await self._error(error.code, error.message, message.type)
                 await self._send_lobby()
@@ -216,7 +212,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         }
 
     async def _send_lobby(self, force: bool = False) -> None:
-        lobby = await database_sync_to_async(self._lobby)()
+        lobby = await db_call(self._lobby)
         text = json.dumps(lobby, separators=(",", ":"), sort_keys=True)
         if force or text != self.last_sent:
             self.last_sent = text

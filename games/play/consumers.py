@@ -48,16 +48,14 @@ from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_m
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import rendered
-from yourtrumps_site.db_threads import OnDatabaseThreads, db_call
+from yourtrumps_site.db_threads import db_call
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
 
 logger = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 2048
 
-
-class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     socket_kind = "match"
     match_id: int
     seat: int | None
@@ -131,7 +129,7 @@ class MatchConsumer(OnDatabaseThreads, SiteSocket, AsyncWebsocketConsumer):  # t
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        if text_data is None:  # a binary frame (its size was checked by WebSocketLimits)
             await self._error(errors.BAD_MESSAGE, "send one JSON text message", None)
             await self.ws_strike()
             return

@@ -74,9 +74,6 @@ export class Board {
       if (sound) playSound(sound);
     }
     this.settlePremove();
-    if (previous && previous.rematch_id == null && next.rematch_id != null && next.you !== null) {
-      location.assign(this.matchUrl.replace("{id}", next.rematch_id));
-    }
   }
 
   /** The socket's status (static/js/socket.js): said in the side panel unless it is open. */

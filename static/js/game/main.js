@@ -82,7 +82,9 @@ socket = new ReconnectingSocket(config.socketPath, {
   },
   onMessage: (message, answered) => {
     if (message.type === "state") {
+      const previous = board.state;
       board.setState(message);
+      followRematch(previous, message);
       correspondence();
       settleStaleResend();
     } else if (message.type === "ok") {
@@ -92,6 +94,14 @@ socket = new ReconnectingSocket(config.socketPath, {
     }
   },
 });
+
+// The page leaves for another only here, on the server's word: when the rematch its players
+// agreed to has been made, they go on to it (a spectator is offered the link instead).
+function followRematch(previous, next) {
+  if (previous && previous.rematch_id == null && next.rematch_id != null && next.you !== null) {
+    location.assign(config.matchUrl.replace("{id}", next.rematch_id));
+  }
+}
 
 // Whether this page is in view and focused, said to the server whenever it changes: while it
 // is, its player sees their turns come and is not notified of them (docs/notifications.md).
