@@ -192,9 +192,6 @@ export class ReconnectingSocket {
     this.startTimer("answer", this.timing.answerTimeoutMs, () => this.abandon("no answer"));
   }
 
-  /** Drop the connection as a network failure would (tests and debugging). */
-  drop() { this.abandon("dropped"); }
-
   /** Close for good (the page is leaving). */
   close() {
     this.stopped = true;

@@ -2,8 +2,7 @@
 // move, a take, the player's turn, low time, the end of a game and a challenge. The volume
 // (0 mutes) is kept in the browser's localStorage and, for a signed-in player, in their
 // account (the page's `sound-volume` meta: the saved volume, where to save a new one), which
-// then wins on every device they log in with. Every call also announces itself as a
-// `yourtrumps:sound` event on the document ({ name, volume }), for tests and other scripts.
+// then wins on every device they log in with.
 //
 //   import { playSound } from "/static/js/sound.js";  playSound("challenge");
 
@@ -86,7 +85,6 @@ export function playSound(name) {
   const tones = SOUNDS[name];
   if (!tones) return false;
   const volume = soundVolume();
-  document.dispatchEvent(new CustomEvent("yourtrumps:sound", { detail: { name, volume } }));
   if (!volume) return false;
   const ctx = audio();
   if (!ctx) return false;

@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 from games.play.models import Seat
 
 MATCH_URL = re.compile(r"/game/(\d+)/$")
+MATCH_SOCKET = re.compile(r"/ws/match/\d+/$")
+ABNORMAL_CLOSE = 1006  # a connection that broke, without a close frame
 
 
 def match_id_of(page) -> int:
@@ -55,6 +57,86 @@ def play_first_legal(page) -> str:
             click_card(second)
         return move
     take = page.get_by_test_id("take")
-    legal = page.evaluate("window.yourTrumpsBoard.board.state.legal_moves")
+    move = take.get_attribute("data-move")
     take.click()
-    return next(m for m in legal if m.startswith("+"))
+    return move
+
+
+# A player in the page itself, as a person plays: every 30 ms, when it is the page's turn, it
+# clicks a trump to choose (the first free one), or, when moves are on (`window.autoplayMoves`),
+# a card that may be played (the first, or one at random with `window.autoplayRandom`; and
+# the card it may go with, for a pair) rather than the take button; each turn once. Playing
+# inside the pages lets several of them play at the pace of the server, not of this process
+# asking each page in turn.
+AUTOPLAY = """() => {
+  const done = {};
+  const pick = (nodes) => nodes[
+    window.autoplayRandom ? Math.floor(Math.random() * nodes.length) : 0];
+  setInterval(() => {
+    const game = document.getElementById("game");
+    const { status, ply, version } = game.dataset;
+    if (status === "trumps") {
+      const suit = game.querySelector("[data-testid^=choose-]:not(:disabled)");
+      if (suit && !done["trump" + version]) { done["trump" + version] = true; suit.click(); }
+      return;
+    }
+    if (!window.autoplayMoves || status !== "playing" || done[ply]) return;
+    const hand = game.querySelector("[data-part=bottom]");
+    const cards = [...hand.querySelectorAll("button.card.playable")];
+    const take = game.querySelector("[data-testid=take]");
+    if (!cards.length && !take) return;
+    done[ply] = true;
+    if (!cards.length) { take.click(); return; }
+    pick(cards).click();
+    const pair = [...hand.querySelectorAll("button.card.playable:not(.selected)")];
+    if (hand.querySelector("button.card.selected") && pair.length) pick(pair).click();
+  }, 30);
+}"""
+
+
+def autoplay(page, *, moves: bool = True, random: bool = False) -> None:
+    """Start the page's own player (`AUTOPLAY`) once the board has its first state."""
+    expect(page.locator("#game")).to_have_attribute("data-version", re.compile(r"^\d+$"))
+    page.evaluate(f"() => {{ window.autoplayMoves = {str(moves).lower()};"
+                  f" window.autoplayRandom = {str(random).lower()}; }}")
+    page.evaluate(AUTOPLAY)
+
+
+def play_move(page, move: str) -> None:
+    """Play `move` as a person does: its cards clicked in its order, or the take button."""
+    if move.startswith("+"):
+        page.get_by_test_id("take").click()
+        return
+    for code in move.split("-"):
+        click_card(card(page, code))
+
+
+class SocketLine:
+    """The line between a page and its match socket, through Playwright's WebSocket routing
+    (install `route` with `page.route_web_socket(MATCH_SOCKET, line.route)` before the page
+    opens): every message passes both ways unchanged. `cut()` breaks the connection as a
+    network failure would; while `held`, the page's new connections break at once; `to_server`
+    sends a frame as if the page had."""
+
+    def __init__(self) -> None:
+        self.held = False
+        self.page_side = None
+        self.server_side = None
+
+    def route(self, ws) -> None:
+        if self.held:
+            ws.close(code=ABNORMAL_CLOSE, reason="the network is away")
+            return
+        self.page_side, self.server_side = ws, ws.connect_to_server()
+
+    def cut(self) -> None:
+        assert self.page_side is not None, "not connected"
+        assert self.server_side is not None, "not connected"
+        page_side, server_side = self.page_side, self.server_side
+        self.page_side = self.server_side = None
+        server_side.close()
+        page_side.close(code=ABNORMAL_CLOSE, reason="the network broke")
+
+    def to_server(self, text: str) -> None:
+        assert self.server_side is not None, "not connected"
+        self.server_side.send(text)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,13 +21,12 @@ from playwright.sync_api import expect
 from games.play import services
 from games.play.models import Move
 from games.play.services import Player
-from tests.browser.game_page import at_ply, play_first_legal
+from tests.browser.game_page import MATCH_SOCKET, SocketLine, at_ply, play_first_legal
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("sockets_settled")]
 
-MATCH_SOCKET = re.compile(r"/ws/match/\d+/$")
 FAILED = "The connection failed. Trying again…"
 expect.set_options(timeout=15_000)
 
@@ -163,8 +161,9 @@ def test_a_move_lost_on_its_way_goes_out_again_after_the_page_gives_up_waiting(d
 
 def test_a_frame_over_daphnes_limit_shows_the_failure_and_the_game_goes_on(duel_pages):
     """Daphne drops a frame over 1 MiB by cutting the connection, without a close code."""
-    _match, first, second = duel_pages()
-    first.evaluate("window.yourTrumpsBoard.socket.ws.send('x'.repeat(1100 * 1024))")
+    line = SocketLine()
+    _match, first, second = duel_pages(line.route)
+    line.to_server("x" * (1100 * 1024))
     first.wait_for_function(  # a function: the site's policy refuses `eval` of an expression
         "() => window.seen.connection.some(([status]) => status === 'failed')")
     expect(first.locator("#game")).to_have_attribute("data-connection", "open")
@@ -185,20 +184,18 @@ def test_the_game_page_works_on_a_phone_while_its_connection_is_away(user_page, 
     page = user_page(alice, viewport={"width": 390, "height": 844}, is_mobile=True,
                      has_touch=True)
     other = user_page(bob)
+    line = SocketLine()
+    page.route_web_socket(MATCH_SOCKET, line.route)
     page.goto(f"/game/{match.pk}/")
     other.goto(f"/game/{match.pk}/")
     expect(page.locator("#game")).to_have_attribute("data-connection", "open")
-    # Hold the reconnect back (as a long backoff would) to look at the page meanwhile.
-    page.evaluate("""() => {
-        const socket = window.yourTrumpsBoard.socket;
-        socket.timing.baseDelayMs = 60_000;
-        socket.timing.maxDelayMs = 60_000;
-        socket.drop();
-    }""")
+    # The network goes away and stays away a while, to look at the page meanwhile.
+    line.held = True
+    line.cut()
     expect(page.locator("[data-part=connection]")).to_have_text(FAILED)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     play_first_legal(page)
-    page.evaluate("window.yourTrumpsBoard.socket.reconnectNow()")
+    line.held = False
     at_ply(other, 1)
     expect(page.locator("[data-part=connection]")).to_be_hidden()
 

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.game_page import match_id_of, players_of
+from tests.browser.hearing import heard, listen
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
@@ -49,8 +50,8 @@ def test_a_challenge_reaches_the_profile_page_with_accept_and_the_badge_follows_
     for page in (boris, other_tab):
         listening(page)
         assert page.get_by_test_id("notify-badge").is_hidden()
-    boris.evaluate("""() => { window.heard = [];
-      document.addEventListener("yourtrumps:sound", (e) => window.heard.push(e.detail.name)); }""")
+    listen(boris)
+    boris.keyboard.press("Shift")  # a person's first gesture: only after one may a page sound
 
     anna.goto("/challenge/new/")
     anna.get_by_label("Opponent").fill("boris")
@@ -60,7 +61,7 @@ def test_a_challenge_reaches_the_profile_page_with_accept_and_the_badge_follows_
     alert = boris.get_by_test_id("notify-alert")
     alert.wait_for()
     assert "anna" in alert.inner_text()
-    assert boris.evaluate("() => window.heard") == ["challenge"]  # and it was heard
+    assert heard(boris) == ["challenge"]  # and it was heard
     for page in (boris, other_tab):
         badge = page.get_by_test_id("notify-badge")
         badge.wait_for()

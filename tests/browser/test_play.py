@@ -14,7 +14,7 @@ from games.play import services
 from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from tests.browser.game_page import at_ply, card, play_first_legal
+from tests.browser.game_page import MATCH_SOCKET, SocketLine, at_ply, card, play_first_legal
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 from tests.support.settle import wait_sockets_settled
@@ -191,6 +191,8 @@ def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user)
         time_control=TimeControl(300, 3),
     )
     first, second = user_page(alice), user_page(bob)
+    bobs_line = SocketLine()
+    second.route_web_socket(MATCH_SOCKET, bobs_line.route)
     first.goto(f"/game/{match.pk}/")
     second.goto(f"/game/{match.pk}/")
     play_first_legal(first)
@@ -210,11 +212,11 @@ def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user)
     at_ply(second, 3)
 
     # Bob's connection drops just before he moves: the move goes out once it is back.
-    second.evaluate("window.yourTrumpsBoard.drop()")
+    bobs_line.cut()
     play_first_legal(second)
     at_ply(first, 4)
     # It drops again, and Alice moves while he is away: he catches up by himself.
-    second.evaluate("window.yourTrumpsBoard.drop()")
+    bobs_line.cut()
     play_first_legal(first)
     at_ply(first, 5)
     at_ply(second, 5)  # reconnected by itself, with the full state

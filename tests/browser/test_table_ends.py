@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from games.play.models import Match, Move, Seat, SeatResult, Status, TerminationReason
 from games.play.services import Player, match_create
 from games.play.time_control import TimeControl
-from tests.browser.game_page import at_ply, play_first_legal
+from tests.browser.game_page import at_ply, autoplay, play_first_legal
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import (
     ManagedProcess,
@@ -34,21 +34,6 @@ MATCH_URL = re.compile(r"/game/(\d+)/$")
 # Three small hands (seat 1's the biggest, so that his turn comes again): a table of people
 # that ends within a few dozen moves.
 SMALL_DEAL = "SHD 7C8CQD/6C9CTC7H9D/JCKC8S - 0 -"
-
-# Like the tables' own browser test: a page plays its seat by itself, the moves the state
-# offers (a card rather than a take when it may), each ply once.
-AUTOPLAY = """() => {
-  const sent = {};
-  setInterval(() => {
-    const app = window.yourTrumpsBoard;
-    const s = app && app.board.state;
-    if (!s || s.status !== "playing" || s.to_move !== s.you || !s.legal_moves.length
-        || sent[s.ply]) return;
-    sent[s.ply] = true;
-    const plays = s.legal_moves.filter((move) => !move.startsWith("+"));
-    app.socket.send({ type: "move", move: (plays.length ? plays : s.legal_moves)[0], ply: s.ply });
-  }, 30);
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +130,7 @@ def test_a_player_who_closes_the_tab_is_replaced_by_the_ai_and_the_others_finish
     anna, boris, vera = (open_as(name, fast_site) for name in ("anna", "boris", "vera"))
     match = small_table([anna, boris, vera], time_control=TimeControl(300, 0))
     for page in (anna, vera):
-        page.evaluate(AUTOPLAY)
+        autoplay(page)
     # Boris plays his first move himself, then leaves on his next turn.
     at_ply(boris, 1)
     play_first_legal(boris)

@@ -27,7 +27,7 @@ from games.play import services
 from games.play.models import Match, Seat, Status
 from games.play.selectors import match_game
 from games.rules import MOVE_LIMIT, State
-from tests.browser.game_page import at_ply
+from tests.browser.game_page import at_ply, autoplay, play_move
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.support.processes import ManagedProcess
 
@@ -42,32 +42,6 @@ TABLE_TIMEOUT = 600
 # Plies left to the page after the services have played the middle of the game: every seat
 # moves several times before the end.
 PAGE_PLIES = 30
-
-# A player in the page itself: every 30 ms, choose a trump when it is theirs to choose, move
-# when it is their turn and moves are on (`window.autoplayMoves`; a card played rather than a
-# take when there is one, so that games end sooner), each ply at most once. Playing inside
-# the pages lets the four of them play at the pace of the server, not of this process asking
-# each page in turn.
-AUTOPLAY = """() => {
-  const sent = {};
-  setInterval(() => {
-    const app = window.yourTrumpsBoard;
-    const s = app && app.board.state;
-    if (!s) return;
-    if (s.status === "trumps" && s.trump_choice && s.trump_choice.chooser === s.you
-        && !sent["trump" + s.version]) {
-      sent["trump" + s.version] = true;
-      app.socket.send({ type: "trump", suit: s.trump_choice.free[0] });
-    } else if (window.autoplayMoves && s.status === "playing" && s.to_move === s.you
-               && s.legal_moves.length && !sent[s.ply]) {
-      sent[s.ply] = true;
-      const plays = s.legal_moves.filter((move) => !move.startsWith("+"));
-      const choices = plays.length ? plays : s.legal_moves;
-      app.socket.send({ type: "move", move: choices[Math.floor(Math.random() * choices.length)],
-                        ply: s.ply });
-    }
-  }, 30);
-}"""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -179,8 +153,7 @@ def play_the_line_to_the_end(pages_by_seat: dict, match_id: int) -> None:
     for its last plies, which each page sends over its own socket when its seat is to move;
     then each page shows the game over."""
     for page in pages_by_seat.values():
-        page.wait_for_function("() => window.yourTrumpsBoard && window.yourTrumpsBoard.board.state")
-        page.evaluate(AUTOPLAY)
+        autoplay(page, moves=False, random=True)
     match = wait_for_the_trumps(match_id)
     line = rest_of_the_game(match)
     by_services, by_pages = line[:-PAGE_PLIES], line[-PAGE_PLIES:]
@@ -196,8 +169,7 @@ def play_the_line_to_the_end(pages_by_seat: dict, match_id: int) -> None:
     for move in by_pages:
         page = pages_by_seat[match.to_move]
         at_ply(page, match.ply)
-        page.evaluate("([move, ply]) => window.yourTrumpsBoard.socket.send("
-                      "{ type: 'move', move, ply })", [move, match.ply])
+        play_move(page, move)
         deadline = time.monotonic() + 30
         while Match.objects.filter(pk=match_id, ply=match.ply).exists():
             assert time.monotonic() < deadline, f"the page's move {move} never arrived"
@@ -213,8 +185,7 @@ def play_to_the_end(pages, match_id: int) -> None:
     their seats to the end; then each page shows it over (after a reload, which reads the
     state afresh, if its socket had not shown it yet)."""
     for page in pages:
-        page.wait_for_function("() => window.yourTrumpsBoard && window.yourTrumpsBoard.board.state")
-        page.evaluate(AUTOPLAY)
+        autoplay(page, moves=False, random=True)
     play_the_middle(match_id, leave=PAGE_PLIES)
     for page in pages:
         page.evaluate("() => { window.autoplayMoves = true; }")

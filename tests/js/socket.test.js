@@ -270,11 +270,11 @@ describe("ReconnectingSocket", () => {
     });
   });
 
-  describe("drop and close", () => {
-    test("drop() is a network failure: it reconnects by itself", (t) => {
+  describe("a break and close", () => {
+    test("a connection that breaks reconnects by itself, and what was sent meanwhile goes out", (t) => {
       run = open(t);
       run.page.last.accept();
-      run.socket.drop();
+      run.page.last.breakOff();
       run.socket.send({ type: "move", move: "7C", ply: 0 });
       run.tick(run.statuses.at(-1)[1].delayMs);
       run.page.last.accept();

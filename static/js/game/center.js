@@ -44,6 +44,7 @@ export const centerMethods = {
       const button = el("button", "button take-button", this.labels.take[s.take_count] ?? take);
       button.type = "button";
       button.dataset.testid = "take";
+      button.dataset.move = take;
       button.addEventListener("click", () => this.play(take));
       center.append(button);
     }

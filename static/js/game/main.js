@@ -132,6 +132,3 @@ function correspondence() {
   showCorrespondence(correspondencePart, deadlineLine, board.state, config.labels, board.nowServer());
 }
 if (correspondencePart) setInterval(correspondence, 1000);
-
-// For tests and debugging: drop the connection as a network failure would.
-window.yourTrumpsBoard = { board, socket, drop: () => socket.drop() };

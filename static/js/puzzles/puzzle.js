@@ -184,6 +184,3 @@ controls.addEventListener("click", (event) => {
 });
 
 show(config.state);
-
-// For tests and debugging.
-window.yourTrumpsPuzzle = { board };
