@@ -21,10 +21,10 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.languages import user_language
 from accounts.models import User
 from accounts.selectors import user_find_for_login
 from accounts.validators import username_validators
-from yourtrumps_site.i18n import user_language
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:

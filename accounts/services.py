@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts import ratings, table_ratings
 from accounts.models import PlayerRating, RatingMode, User
+from accounts.signals import users_deactivated
 
 # `last_seen` is written at most this often per user (see `accounts.middleware`).
 LAST_SEEN_RESOLUTION = timedelta(minutes=5)
@@ -132,15 +133,12 @@ def user_deactivate(*, users: QuerySet[User]) -> int:
 
     Their open sessions stop working at their next request, because the authentication
     backend refuses inactive users when it loads the user of a session (HTTP and WebSocket),
-    and their open sockets are closed now (`yourtrumps_site.session_sockets`).
+    and their open sockets are closed now (`accounts.signals.users_deactivated`).
     """
-    from yourtrumps_site.session_sockets import user_sockets_close
-
     with transaction.atomic():
         ids = list(users.filter(is_active=True).select_for_update().values_list("pk", flat=True))
         count = User.objects.filter(pk__in=ids).update(is_active=False)
-        for user_id in ids:
-            user_sockets_close(user_id=user_id)
+        users_deactivated.send(sender=User, user_ids=ids)
     return count
 
 

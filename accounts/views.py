@@ -17,8 +17,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
-from accounts import selectors
+from accounts import languages, ratelimit, selectors
 from accounts.charts import rating_chart
 from accounts.forms import (
     AccountDeleteForm,
@@ -43,7 +44,6 @@ from accounts.services import (
     user_sound_volume_change,
 )
 from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
-from yourtrumps_site import i18n, ratelimit
 
 TOO_MANY_REQUESTS = 429
 
@@ -199,11 +199,11 @@ def language_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _settings_page(request, language_form=form, status=400)
     # The message is shown on the next page: in the language that page will be in.
-    language = user.language or i18n.browser_language(request.headers.get("accept-language"))
+    language = user.language or languages.browser_language(request.headers.get("accept-language"))
     with translation.override(language):
         messages.success(request, _("Your language has been saved."))
     response = redirect("accounts:settings")
-    i18n.remember_language(response, user.language)
+    languages.remember_language(response, user.language)
     return response
 
 
@@ -290,3 +290,14 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's `set_language` (it checks the `next` URL), also saved in the player's account."""
+    response = django_set_language(request)
+    form = LanguageForm(request.POST)
+    language = form.cleaned_data["language"] if form.is_valid() else ""
+    if language and request.user.is_authenticated:
+        user_language_change(user=request.user, language=language)  # type: ignore[arg-type]
+    return response

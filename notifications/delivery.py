@@ -28,11 +28,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
+from accounts.languages import user_language
 from accounts.models import User
 from notifications import selectors
 from notifications.endpoints import EndpointRefused, PinnedPushSession, endpoint_check
 from notifications.models import Channel, Notification, PushSubscription
-from yourtrumps_site.i18n import user_language
 
 logger = logging.getLogger(__name__)
 

@@ -3,10 +3,11 @@
 `notification_create` is the one door: it stores the notification once per (user, key) and,
 once the caller's transaction commits, tells the player's open pages (the site socket's group
 `notify-<user id>`) and sends the e-mail and push tasks (`notify.email`, `notify.push`), which
-decide by the player's channels. The other services name the moments of play that make one
-(`notification_challenge`, `notification_rematch_offer`, ...) and are called by the services
-of play and matchmaking inside their own transactions, so that a rolled-back change tells
-nothing.
+decide by the player's channels. The other services name the moments that make one
+(`notification_challenge`, `notification_rematch_offer`, ...): those of matchmaking are
+called by its services inside their own transactions, so that a rolled-back change tells
+nothing; those of play by the tasks of its events (`games.play.events`), once the change that
+made the moment has committed.
 """
 
 from __future__ import annotations
@@ -101,10 +102,20 @@ def _people(seats: list[Seat]) -> list[Seat]:
             if seat.user_id is not None and (not seat.is_ai or seat.taken_over)]
 
 
+def _match_and_seats(match_id: int) -> tuple[Match | None, list[Seat]]:
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None, []
+    return match, list(Seat.objects.filter(match=match).order_by("index"))
+
+
 def notification_rematch_offer(
-    *, match: Match, seats: list[Seat], seat: int, now: datetime | None = None
+    *, match_id: int, seat: int, now: datetime | None = None
 ) -> list[Notification]:
-    """`seat` offers a rematch of `match`: every other person of it is told."""
+    """`seat` offered a rematch of the match: every other person of it is told (once)."""
+    match, seats = _match_and_seats(match_id)
+    if match is None:
+        return []
     told = []
     for other in _people(seats):
         if other.index == seat or other.user_id is None:
@@ -119,10 +130,13 @@ def notification_rematch_offer(
 
 
 def notification_draw_declined(
-    *, match: Match, seats: list[Seat], offerer: int, decliner: int,
+    *, match_id: int, version: int, offerer: int, decliner: int,
     now: datetime | None = None,
 ) -> Notification | None:
-    """`decliner` declined the draw `offerer` offered (at the match's current version)."""
+    """`decliner` declined the draw `offerer` offered, at the match's `version` (once)."""
+    match, seats = _match_and_seats(match_id)
+    if match is None:
+        return None
     user_id = seats[offerer].user_id
     if user_id is None or seats[offerer].is_ai:
         return None
@@ -131,7 +145,7 @@ def notification_draw_declined(
         # notification could name no person.
         return None
     return notification_create(
-        user_id=user_id, kind=Kind.DRAW_DECLINED, key=f"draw_declined:{match.pk}:{match.version}",
+        user_id=user_id, kind=Kind.DRAW_DECLINED, key=f"draw_declined:{match.pk}:{version}",
         actor_id=seats[decliner].user_id, match_id=match.pk, now=now,
     )
 

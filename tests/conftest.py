@@ -14,6 +14,7 @@ from hypothesis import settings as hypothesis_settings
 
 from tests.support.broker import SENT_QUEUE, broker_empty
 from tests.support.broker import sent_tasks as sent_tasks_on_broker
+from tests.support.events import Received, recording_events
 from tests.support.mail import WorkerOutbox
 from tests.support.processes import (
     ManagedProcess,
@@ -310,3 +311,12 @@ def _flush_outlasts_deadlocks() -> Iterator[None]:
     TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
     yield
     TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def play_events() -> Iterator[Received]:
+    """The moments of play the test's code sends (`tests.support.events`): what a test's
+    transaction commits is sent (in a test without transactions, under
+    `django_capture_on_commit_callbacks(execute=True)`)."""
+    with recording_events() as received:
+        yield received

@@ -18,10 +18,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.languages import language_for_scope
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
 from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.socket_fields import has_control_characters
 from yourtrumps_site.sockets import SiteSocket
 

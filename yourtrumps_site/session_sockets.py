@@ -33,6 +33,7 @@ from django.db.models.signals import post_delete, pre_save
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from accounts.signals import users_deactivated
 from yourtrumps_site.db_threads import db_call
 
 logger = logging.getLogger(__name__)
@@ -105,8 +106,15 @@ def _on_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
     user_sockets_close(user_id=instance.pk)
 
 
+def _on_users_deactivated(sender: Any, user_ids: list[int], **kwargs: Any) -> None:
+    for user_id in user_ids:
+        user_sockets_close(user_id=user_id)
+
+
 def connect_signals() -> None:
     user_model = auth.get_user_model()
+    users_deactivated.connect(_on_users_deactivated,
+                              dispatch_uid="session_sockets.deactivated")
     user_logged_out.connect(_on_logged_out, dispatch_uid="session_sockets.logged_out")
     pre_save.connect(_on_user_saved, sender=user_model, dispatch_uid="session_sockets.saved")
     post_delete.connect(_on_user_deleted, sender=user_model,
@@ -174,7 +182,7 @@ class SessionBoundSocket:
 
 
 def _language(scope: dict[str, Any]) -> str:
-    from yourtrumps_site.i18n import language_for_scope
+    from accounts.languages import language_for_scope
 
     return language_for_scope(scope)
 

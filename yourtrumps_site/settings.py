@@ -87,7 +87,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a logged-in player's saved language wins over the browser's.
-    "yourtrumps_site.i18n.UserLocaleMiddleware",
+    "accounts.languages.UserLocaleMiddleware",
     # Writes User.last_seen at most once every few minutes per user.
     "accounts.middleware.LastSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -2,13 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as accounts_views
-from yourtrumps_site import i18n, views
+from yourtrumps_site import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("i18n/setlang/", i18n.set_language, name="set_language"),
+    path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("@/<username:username>", accounts_views.profile, name="profile"),
     path("", include("games.replays.urls")),

@@ -55,7 +55,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from yourtrumps_site.i18n import language_for_scope
+from accounts.languages import language_for_scope
 from yourtrumps_site.ws_cooldown import cooldown_start
 
 logger = logging.getLogger(__name__)

@@ -48,11 +48,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
 
+from accounts.languages import language_for_scope
 from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
 from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
 
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of

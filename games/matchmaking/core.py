@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import ratelimit
 from accounts.models import PlayerRating, RatingMode, User
 from accounts.ratings import START_RATING
 from games.matchmaking import errors
@@ -37,7 +38,6 @@ from games.matchmaking.models import PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Seat, Status
 from games.play.services import Player, match_create
 from games.play.time_control import TimeControl
-from yourtrumps_site import ratelimit
 
 logger = logging.getLogger(__name__)
 

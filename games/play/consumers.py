@@ -41,6 +41,7 @@ from django.db import DatabaseError, InterfaceError
 from django.utils import translation
 from pydantic import ValidationError
 
+from accounts.languages import language_for_scope
 from games.play import errors, selectors, services
 from games.play.errors import PlayError
 from games.play.leases import leases
@@ -49,7 +50,6 @@ from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import rendered
 from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
 
 logger = logging.getLogger(__name__)

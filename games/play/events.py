@@ -1,5 +1,6 @@
 """The moments of play that other parts of the site act on (the notifications), sent as Celery
-tasks once the change that made them commits.
+tasks once the change that made them commits. Play tells the other parts of the site what
+happened only through these: it imports none of them.
 
 The contract, for a part that subscribes (it registers a Celery task under the name below; the
 arguments are plain JSON values, the instants ISO 8601 strings in UTC):
@@ -12,6 +13,13 @@ arguments are plain JSON values, the instants ISO 8601 strings in UTC):
   correspondence game (once per turn).
 - `match_finished`, task `notify.match_finished`, argument (match id): any match has ended (a
   result or an abort); the match row has the result, its seats who won.
+- `rematch_offered`, task `notify.rematch_offered`, arguments (match id, seat): the person at
+  `seat` offered the others a rematch of the match (which is over).
+- `draw_declined`, task `notify.draw_declined`, arguments (match id, version, offerer seat,
+  decliner seat): a player declined the draw another offered; `version` is the match's
+  version when it was declined (each decline is a moment of its own).
+- `match_seen`, task `notify.match_seen`, arguments (match id, user id): the user has the
+  match's page in view and focused: they see what happens in it.
 
 Each is sent by the service that made the moment, in its transaction, through
 `yourtrumps_site.celery.task_send_on_commit`: a rolled-back change sends nothing, and the task
@@ -33,6 +41,9 @@ from datetime import datetime
 TURN_TASK = "notify.correspondence_turn"
 REMINDER_TASK = "notify.correspondence_reminder"
 FINISHED_TASK = "notify.match_finished"
+REMATCH_TASK = "notify.rematch_offered"
+DRAW_DECLINED_TASK = "notify.draw_declined"
+SEEN_TASK = "notify.match_seen"
 
 
 def _iso(at: datetime | None) -> str | None:
@@ -60,3 +71,18 @@ def time_running_low(*, match_id: int, user_id: int, ply: int, due_at: datetime)
 def match_finished(*, match_id: int) -> None:
     """Match `match_id` has ended (finished or aborted)."""
     _send(FINISHED_TASK, match_id)
+
+
+def rematch_offered(*, match_id: int, seat: int) -> None:
+    """The person at `seat` of match `match_id` offered its other players a rematch."""
+    _send(REMATCH_TASK, match_id, seat)
+
+
+def draw_declined(*, match_id: int, version: int, offerer: int, decliner: int) -> None:
+    """The seat `decliner` declined the draw `offerer` offered, at the match's `version`."""
+    _send(DRAW_DECLINED_TASK, match_id, version, offerer, decliner)
+
+
+def match_seen(*, match_id: int, user_id: int) -> None:
+    """`user_id` has the page of match `match_id` in view and focused."""
+    _send(SEEN_TASK, match_id, user_id)

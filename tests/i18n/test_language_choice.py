@@ -305,7 +305,7 @@ def scope(user: object = None, cookie: str = "", accept_language: str = "") -> d
 def test_a_websocket_gets_the_language_a_page_would(
     saved: str, cookie: str, accept_language: str, expected: str
 ) -> None:
-    from yourtrumps_site.i18n import language_for_scope
+    from accounts.languages import language_for_scope
 
     user = account_create(language=saved)
     assert language_for_scope(scope(user, cookie, accept_language)) == expected
@@ -314,7 +314,7 @@ def test_a_websocket_gets_the_language_a_page_would(
 def test_a_guests_websocket_uses_cookie_or_browser() -> None:
     from django.contrib.auth.models import AnonymousUser
 
-    from yourtrumps_site.i18n import language_for_scope
+    from accounts.languages import language_for_scope
 
     assert language_for_scope(scope(AnonymousUser(), "", "pl")) == "pl"
     assert language_for_scope(scope(None, "django_language=ru", "pl")) == "ru"

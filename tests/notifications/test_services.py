@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone, translation
 
 from games.matchmaking import services as matchmaking
+from games.play import events
 from games.play import services as play
 from games.play.models import Match, Seat
 from games.play.services import Player
@@ -69,10 +70,18 @@ def test_the_text_is_in_the_active_language(alice, bob):
     assert text != selectors.notification_text(notification)
 
 
-def test_a_rematch_offer_tells_the_other_player(duel, alice, bob):
-    play.match_resign(match_id=duel.pk, seat=0)
-    change = play.match_rematch(match_id=duel.pk, seat=0)
-    assert change is not None
+def test_a_rematch_offer_tells_the_other_player_once(duel, alice, bob, play_events,
+                                                    django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        play.match_resign(match_id=duel.pk, seat=0)
+        change = play.match_rematch(match_id=duel.pk, seat=0)
+        assert change is not None
+        play.match_rematch(match_id=duel.pk, seat=0)  # asked again: no new offer
+    sent = [args for name, args in play_events.settled() if name == events.REMATCH_TASK]
+    assert sent == [(duel.pk, 0)]
+    # What the event's task does.
+    assert len(services.notification_rematch_offer(match_id=duel.pk, seat=0)) == 1
+    assert services.notification_rematch_offer(match_id=duel.pk, seat=0) == []  # once
     offered = Notification.objects.get(kind=Kind.REMATCH)
     assert (offered.user, offered.actor, offered.match_id) == (bob, alice, duel.pk)
     assert selectors.notification_item(offered)["answer_url"] == f"/game/{duel.pk}/"
@@ -83,6 +92,7 @@ def test_a_rematch_against_the_ai_tells_no_one(alice):
                               dealer=0, trumps="SH")
     play.match_resign(match_id=match.pk, seat=0)
     play.match_rematch(match_id=match.pk, seat=0)
+    assert services.notification_rematch_offer(match_id=match.pk, seat=0) == []
     assert not Notification.objects.filter(kind=Kind.REMATCH).exists()
 
 
@@ -92,18 +102,28 @@ def _started(duel):
     return match
 
 
-def test_a_declined_draw_tells_the_offerer_and_a_withdrawn_one_does_not(duel, alice, bob):
+def test_a_declined_draw_tells_the_offerer_and_a_withdrawn_one_does_not(
+        duel, alice, bob, play_events, django_capture_on_commit_callbacks):
     _started(duel)
-    play.match_draw_offer(match_id=duel.pk, seat=0)
-    play.match_draw_decline(match_id=duel.pk, seat=0)  # alice takes her own offer back
-    assert not Notification.objects.exists()
-    play.match_draw_offer(match_id=duel.pk, seat=0)
-    play.match_draw_decline(match_id=duel.pk, seat=1)  # bob declines it
-    declined = Notification.objects.get()
-    assert (declined.kind, declined.user, declined.actor) == (Kind.DRAW_DECLINED, alice, bob)
-    play.match_draw_offer(match_id=duel.pk, seat=0)
-    play.match_draw_decline(match_id=duel.pk, seat=1)  # declined again: told again
-    assert Notification.objects.filter(kind=Kind.DRAW_DECLINED).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        play.match_draw_offer(match_id=duel.pk, seat=0)
+        play.match_draw_decline(match_id=duel.pk, seat=0)  # alice takes her own offer back
+        play.match_draw_offer(match_id=duel.pk, seat=0)
+        play.match_draw_decline(match_id=duel.pk, seat=1)  # bob declines it
+        play.match_draw_offer(match_id=duel.pk, seat=0)
+        play.match_draw_decline(match_id=duel.pk, seat=1)  # declined again: told again
+    sent = [args for name, args in play_events.settled() if name == events.DRAW_DECLINED_TASK]
+    assert [(offerer, decliner) for _match, _version, offerer, decliner in sent] == [
+        (0, 1), (0, 1)]
+    for match_id, version, offerer, decliner in sent:  # what the event's task does
+        services.notification_draw_declined(match_id=match_id, version=version,
+                                            offerer=offerer, decliner=decliner)
+    match_id, version, offerer, decliner = sent[0]
+    assert services.notification_draw_declined(match_id=match_id, version=version,
+                                               offerer=offerer, decliner=decliner) is None
+    declined = Notification.objects.filter(kind=Kind.DRAW_DECLINED)
+    assert declined.count() == 2
+    assert {(n.user, n.actor) for n in declined} == {(alice, bob)}
 
 
 def test_the_end_of_a_game_tells_only_the_players_away_from_its_page(duel, alice, bob):
@@ -223,7 +243,7 @@ def test_one_unread_turn_per_game_until_it_is_read(duel, alice, bob):
 
 
 def test_nothing_is_told_while_the_game_page_is_focused_and_focusing_it_reads_its_turns(
-        duel, alice, bob):
+        duel, alice, bob, play_events, django_capture_on_commit_callbacks):
     match = _started(duel)
     seat = match.to_move
     mover = Seat.objects.get(match=match, index=seat).user
@@ -233,8 +253,12 @@ def test_nothing_is_told_while_the_game_page_is_focused_and_focusing_it_reads_it
     other_mover = Seat.objects.get(match=other, index=other.to_move).user
     kept = services.notification_turn(match_id=other.pk, user_id=other_mover.pk, ply=0)
 
-    play.seat_presence_change(match_id=match.pk, seat=seat, connected=True)
-    play.seat_focus_change(match_id=match.pk, seat=seat, focused=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.seat_presence_change(match_id=match.pk, seat=seat, connected=True)
+        play.seat_focus_change(match_id=match.pk, seat=seat, focused=True)
+    assert [(name, args) for name, args in play_events.settled()] == [
+        (events.SEEN_TASK, (match.pk, mover.pk))]
+    services.notifications_mark_read_of_match(user_id=mover.pk, match_id=match.pk)
 
     # Looking at the board, they have seen their turn: it is read, and no other is told.
     assert not Notification.objects.filter(user=mover, match=match, read_at__isnull=True).exists()

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yourtrumps_site import ratelimit
+from accounts import ratelimit
 
 
 @pytest.fixture(autouse=True)

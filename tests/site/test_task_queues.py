@@ -35,7 +35,8 @@ from yourtrumps_site.celery import app
 # Outbound: what waits on another server's answer.
 FAST_TASKS = {
     "games.ai_move", "games.ai_draw_answer", "yourtrumps.ping", "notify.match_finished",
-    "notify.correspondence_turn", "notify.correspondence_reminder",
+    "notify.correspondence_turn", "notify.correspondence_reminder", "notify.rematch_offered",
+    "notify.draw_declined", "notify.match_seen",
 }
 OUTBOUND_TASKS = {"notify.email", "notify.push"}
 SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune",

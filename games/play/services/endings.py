@@ -7,7 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.play import checks, errors
+from games.play import checks, errors, events
 from games.play.errors import PlayError
 from games.play.models import (
     Match,
@@ -30,7 +30,6 @@ from games.rules import (
     Outcome,
     Termination,
 )
-from notifications.services import notification_draw_declined
 
 
 def _movers(match: Match) -> set[int]:
@@ -142,8 +141,8 @@ def match_draw_decline(*, match_id: int, seat: int, now: datetime | None = None,
         if match.draw_offer_seat is None:
             raise PlayError(errors.NO_DRAW_OFFER, "there is no draw offer")
         if match.draw_offer_seat != seat:  # declined, not taken back: the offerer is told
-            notification_draw_declined(match=match, seats=seats, offerer=match.draw_offer_seat,
-                                       decliner=seat, now=now)
+            events.draw_declined(match_id=match.pk, version=match.version,
+                                 offerer=match.draw_offer_seat, decliner=seat)
         match.draw_offer_seat, match.draw_accepted = None, ""
         return change_commit(match, seats, now=now, turn_changed=False)
 

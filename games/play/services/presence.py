@@ -12,10 +12,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.play import events
 from games.play.checks import is_present
 from games.play.models import Match, Seat
 from games.play.services.core import change_commit, match_lock, next_due_at, seat_check
-from notifications.services import notifications_mark_read_of_match
 
 
 def seat_presence_change(
@@ -96,4 +96,4 @@ def seat_focus_change(
         rows.update(focused=F("focused") + 1)
         user_id = rows.values_list("user_id", flat=True).first()
         if user_id is not None:
-            notifications_mark_read_of_match(user_id=user_id, match_id=match_id, now=now)
+            events.match_seen(match_id=match_id, user_id=user_id)

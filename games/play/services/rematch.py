@@ -13,13 +13,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.play import checks, errors
+from games.play import checks, errors, events
 from games.play.errors import PlayError
 from games.play.models import Match, Seat
 from games.play.services.core import Change, Player, change_commit, match_lock, seat_check
 from games.play.services.play import match_create
 from games.rules import next_dealer
-from notifications.services import notification_rematch_offer
 
 
 def rematch_people(seats: list[Seat]) -> list[int]:
@@ -55,7 +54,7 @@ def match_rematch(*, match_id: int, seat: int, now: datetime | None = None) -> C
         if checks.rematch_awaited(match.rematch_offer_seat, match.rematch_accepted,
                                   people=people):
             if offer is None:
-                notification_rematch_offer(match=match, seats=seats, seat=seat, now=now)
+                events.rematch_offered(match_id=match.pk, seat=seat)
             return change_commit(match, seats, now=now, turn_changed=False)
         new = match_create(
             players=[Player(ai_level=s.ai_level) if s.index not in people

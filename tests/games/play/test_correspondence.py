@@ -252,32 +252,9 @@ def test_the_games_waiting_come_first_the_most_urgent_first(alice, bob, make_use
 
 
 @pytest.fixture
-def subscribed(settings):
-    """Real Celery tasks registered under the events' names, run eagerly (in a thread, as
-    on the embedded default), recording what they were sent."""
-    import queue
-
-    from yourtrumps_site.celery import app
-
-    received: queue.Queue[tuple[str, tuple[object, ...]]] = queue.Queue()
-    names = (events.TURN_TASK, events.REMINDER_TASK, events.FINISHED_TASK)
-
-    def record(self, *args: object) -> None:
-        received.put((self.name, args))
-
-    subscribers = {name: app.tasks.get(name) for name in names}
-    for name in names:
-        if subscribers[name] is not None:
-            app.tasks.unregister(name)
-        app.task(name=name, bind=True)(record)
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield received
-    app.conf.task_always_eager = eager
-    for name, task in subscribers.items():
-        app.tasks.unregister(name)
-        if task is not None:  # the site's own subscriber (the notifications) again
-            app.tasks.register(task)
+def subscribed(play_events):
+    """The moments sent to the notifications, as they would receive them."""
+    return play_events
 
 
 def _next(received, timeout=30.0):  # generous: eager tasks run in a thread on a busy machine

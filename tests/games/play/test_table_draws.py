@@ -9,13 +9,14 @@ import pytest
 
 from accounts.models import PlayerRating, RatingMode
 from accounts.table_ratings import TableRating, table_rate
-from games.play import errors, schemas, services, tasks
+from games.play import errors, events, schemas, services, tasks
 from games.play.errors import PlayError
 from games.play.models import Match, Result, Seat, SeatResult, Status, TerminationReason
 from games.play.services import Player
 from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
 from notifications.models import Kind, Notification
+from notifications.services import notification_draw_declined
 from tests.games.conftest import T0, at
 
 # Seat 1 is out (first place); seat 2 is to move on 8C; seats 0, 2 and 3 hold cards.
@@ -94,17 +95,22 @@ def test_offering_where_an_offer_stands_is_accepting_it(people):
     assert reload(match).termination == TerminationReason.AGREEMENT
 
 
-def test_one_decline_ends_the_offer_and_its_offerer_is_told(people):
+def test_one_decline_ends_the_offer_and_its_offerer_is_told(
+        people, play_events, django_capture_on_commit_callbacks):
     match = services.match_create(players=[Player(user=u) for u in people], seed=4,
                                   trumps="SHDC", now=T0)
     services.match_draw_offer(match_id=match.pk, seat=0, now=at(1))
     services.match_draw_accept(match_id=match.pk, seat=1, now=at(2))
+    version = reload(match).version
 
-    services.match_draw_decline(match_id=match.pk, seat=3, now=at(3))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_draw_decline(match_id=match.pk, seat=3, now=at(3))
 
     match = reload(match)
     assert (match.status, match.draw_offer_seat, match.draw_accepted) == (
         Status.PLAYING, None, "")
+    assert play_events.settled() == [(events.DRAW_DECLINED_TASK, (match.pk, version, 0, 3))]
+    notification_draw_declined(match_id=match.pk, version=version, offerer=0, decliner=3)
     assert Notification.objects.filter(user=people[0], kind=Kind.DRAW_DECLINED,
                                        actor=people[3]).count() == 1
     refused(errors.NO_DRAW_OFFER, services.match_draw_accept, match_id=match.pk, seat=2)
@@ -165,12 +171,14 @@ def test_an_ai_seat_that_is_ahead_declines_and_the_offer_ends(make_user):
         players=[Player(user=anna), Player(ai_level=4), Player(ai_level=1)],
         start_tpn=AI_AHEAD, now=T0)
     services.match_draw_offer(match_id=match.pk, seat=0, now=at(1))
+    version = reload(match).version
 
     assert tasks.ai_draw_answer(match.pk, 0) == [(1, False)]
     match = reload(match)
     assert (match.status, match.draw_offer_seat) == (Status.PLAYING, None)
     # The AI's refusal names no person: nobody is notified of it.
-    assert not Notification.objects.filter(kind=Kind.DRAW_DECLINED).exists()
+    assert notification_draw_declined(match_id=match.pk, version=version, offerer=0,
+                                      decliner=1) is None
 
 
 def test_the_ai_s_answer_for_a_stale_ply_is_not_given(make_user):
