@@ -10,8 +10,9 @@ arguments are plain JSON values, the instants ISO 8601 strings in UTC):
 - `time_running_low`, task `notify.correspondence_reminder`, arguments (match id, user id,
   ply, due as ISO): a quarter of the time per move is left to the user to act in a timed
   correspondence game (once per turn).
-- `match_finished`, task `notify.match_finished`, argument (match id): any match has ended (a
-  result or an abort); the match row has the result, its seats who won.
+- `match_finished`, tasks `notify.match_finished` and `tournaments.match_finished`, argument
+  (match id): any match has ended (a result or an abort); the match row has the result, its
+  seats who won.
 
 Each is sent by the service that made the moment, in its transaction, through
 `yourtrumps_site.celery.task_send_on_commit`: a rolled-back change sends nothing, and the task
@@ -33,6 +34,8 @@ from datetime import datetime
 TURN_TASK = "notify.correspondence_turn"
 REMINDER_TASK = "notify.correspondence_reminder"
 FINISHED_TASK = "notify.match_finished"
+# The arenas score a finished game and pair its players again (`games.tournaments.tasks`).
+TOURNAMENT_FINISHED_TASK = "tournaments.match_finished"
 
 
 def _iso(at: datetime | None) -> str | None:
@@ -60,3 +63,4 @@ def time_running_low(*, match_id: int, user_id: int, ply: int, due_at: datetime)
 def match_finished(*, match_id: int) -> None:
     """Match `match_id` has ended (finished or aborted)."""
     _send(FINISHED_TASK, match_id)
+    _send(TOURNAMENT_FINISHED_TASK, match_id)

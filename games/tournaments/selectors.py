@@ -1,0 +1,156 @@
+"""What the tournament pages, their socket and the profile read."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.matchmaking.selectors import match_page_url
+from games.play.models import Status, player_name
+from games.tournaments.models import ArenaGame, Participant, Tournament, TournamentStatus
+
+STANDINGS_SHOWN = 100
+GAMES_SHOWN = 20
+LIST_SHOWN = 30
+HISTORY_SHOWN = 20
+
+
+def _ms(at: datetime | None) -> int | None:
+    return None if at is None else int(at.timestamp() * 1000)
+
+
+def tournament_title(tournament: Tournament) -> str:
+    """Its name; the schedule's arenas are named in the reader's language."""
+    if tournament.schedule_key:
+        return _("Hourly %(control)s arena") % {"control": tournament.time_control.label}
+    return tournament.name
+
+
+def tournament_url(tournament: Tournament) -> str:
+    return reverse("tournaments:detail", args=[tournament.token])
+
+
+def tournament_get(*, token: str) -> Tournament | None:
+    return Tournament.objects.filter(token=token).first()
+
+
+def tournament_lists(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
+    """The public arenas: upcoming (soonest first), running, and recently finished."""
+    public = Tournament.objects.filter(public=True)
+    return {
+        "upcoming": list(public.filter(status=TournamentStatus.CREATED)
+                         .order_by("starts_at", "pk")[:LIST_SHOWN]),
+        "running": list(public.filter(status=TournamentStatus.STARTED)
+                        .order_by("ends_at", "pk")[:LIST_SHOWN]),
+        "finished": list(public.filter(status=TournamentStatus.FINISHED)
+                         .order_by("-ends_at", "-pk")[:LIST_SHOWN]),
+    }
+
+
+def _ranked(tournament: Tournament) -> QuerySet[Participant]:
+    return (Participant.objects.filter(tournament=tournament).select_related("user")
+            .order_by("-score", "-rating", "pk"))
+
+
+def standings(*, tournament: Tournament, limit: int = STANDINGS_SHOWN) -> list[dict[str, Any]]:
+    """The standings: rank, player, rating, score, its sheet (each game's points, whether
+    doubled by a streak, whether berserk won a point), on fire, games played."""
+    rows = []
+    for rank, participant in enumerate(_ranked(tournament)[:limit], start=1):
+        rows.append({
+            "rank": rank,
+            "player": participant.user.username,
+            "player_id": participant.user_id,
+            "rating": round(participant.rating),
+            "score": participant.score,
+            "games": participant.games,
+            "sheet": participant.sheet[-30:],
+            "fire": participant.on_fire,
+            "paused": participant.paused or participant.withdrawn,
+        })
+    return rows
+
+
+def games_in_progress(*, tournament: Tournament, limit: int = GAMES_SHOWN) -> list[dict[str, Any]]:
+    games = (ArenaGame.objects.filter(tournament=tournament, scored=False,
+                                      match__status__in=[Status.TRUMPS, Status.PLAYING])
+             .select_related("user_a", "user_b", "match").prefetch_related("match__seats")
+             .order_by("-pk")[:limit])
+    shown = []
+    for game in games:
+        seats = {seat.index: seat for seat in game.match.seats.all()}
+        names = [
+            player_name(ai_level=seats[i].ai_level if i in seats else None,
+                        username=user.username if user is not None else None, guest=False)
+            for i, user in ((0, game.user_a), (1, game.user_b))
+        ]
+        shown.append({"match_id": game.match_id, "url": match_page_url(match_id=game.match_id),
+                      "players": names})
+    return shown
+
+
+def my_state(*, tournament: Tournament, user: User | None) -> dict[str, Any] | None:
+    """The reader's own place in the arena, or None if they have not joined."""
+    if user is None or not user.is_authenticated:
+        return None
+    participant = Participant.objects.filter(tournament=tournament, user=user).first()
+    if participant is None:
+        return None
+    game = ArenaGame.objects.filter(
+        Q(user_a=user) | Q(user_b=user), tournament=tournament, scored=False,
+        match__status__in=[Status.TRUMPS, Status.PLAYING]).order_by("-pk").first()
+    return {
+        "paused": participant.paused,
+        "withdrawn": participant.withdrawn,
+        "ai_opt_in": participant.ai_opt_in,
+        "free_since_ms": _ms(participant.free_since),
+        "game_url": match_page_url(match_id=game.match_id) if game is not None else None,
+        "score": participant.score,
+    }
+
+
+def tournament_state(*, tournament: Tournament, user: User | None,
+                     now: datetime | None = None) -> dict[str, Any]:
+    """The message of the tournament socket (`schemas.TournamentState`)."""
+    now = now or timezone.now()
+    table = standings(tournament=tournament)
+    return {
+        "type": "tournament",
+        "status": tournament.status,
+        "starts_at_ms": _ms(tournament.starts_at),
+        "ends_at_ms": _ms(tournament.ends_at),
+        "players": Participant.objects.filter(tournament=tournament).count(),
+        "standings": table,
+        "podium": table[:3] if tournament.status == TournamentStatus.FINISHED else [],
+        "games": ([] if tournament.status == TournamentStatus.FINISHED
+                  else games_in_progress(tournament=tournament)),
+        "me": my_state(tournament=tournament, user=user),
+    }
+
+
+def arena_game_of_match(*, match_id: int) -> ArenaGame | None:
+    return ArenaGame.objects.filter(match_id=match_id).select_related("tournament").first()
+
+
+def user_history(*, user: User, limit: int = HISTORY_SHOWN) -> list[dict[str, Any]]:
+    """A player's arenas, newest first, with their final (or current) rank and score."""
+    entries = (Participant.objects.filter(user=user).select_related("tournament")
+               .order_by("-tournament__starts_at")[:limit])
+    history = []
+    for entry in entries:
+        better = Participant.objects.filter(tournament=entry.tournament).filter(
+            Q(score__gt=entry.score) | Q(score=entry.score, rating__gt=entry.rating)
+            | Q(score=entry.score, rating=entry.rating, pk__lt=entry.pk)).count()
+        history.append({"tournament": entry.tournament,
+                        "title": tournament_title(entry.tournament),
+                        "url": tournament_url(entry.tournament),
+                        "rank": better + 1,
+                        "players": entry.tournament.participants.count(),
+                        "score": entry.score, "games": entry.games})
+    return history
