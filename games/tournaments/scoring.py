@@ -9,13 +9,13 @@ streak: it is not a game of the arena.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 BASE_POINTS = {"win": 2, "draw": 1, "loss": 0}
 FIRE_AFTER_WINS = 2
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     WIN = "win"
     DRAW = "draw"
     LOSS = "loss"

@@ -31,9 +31,9 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.matchmaking.services import group_send, live_game_of, lock_users, rating_of, start_match
+from games.play.errors import PlayError
 from games.play.models import Match, Move, Seat, SeatResult, Status, TerminationReason
 from games.play.services import Player, seat_berserk
-from games.play.errors import PlayError
 from games.play.time_control import TimeControl
 from games.tournaments import errors, pairing
 from games.tournaments.errors import TournamentError

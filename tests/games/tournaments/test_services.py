@@ -72,13 +72,15 @@ def test_a_streak_and_a_berserk_win_score_as_documented(arena, make_player):
         if round_ == 2:
             assert services.arena_berserk(user=anna, match_id=game.match_id, now=now)
             seat = Seat.objects.get(match_id=game.match_id, user=anna)
-            assert seat.berserk and seat.clock_ms == 90_000
+            assert seat.berserk
+            assert seat.clock_ms == 90_000
         resign(game, boris)
         services.arena_game_score(match_id=game.match_id, now=now)
 
     anna_row = Participant.objects.get(tournament=arena, user=anna)
     assert anna_row.sheet == [[2, 0, 0], [2, 0, 0], [5, 1, 1]]
-    assert anna_row.score == 9 and anna_row.on_fire
+    assert anna_row.score == 9
+    assert anna_row.on_fire
 
 
 def test_berserk_is_refused_after_ones_first_move_and_to_others(arena, make_player):
