@@ -126,8 +126,11 @@ if (config) {
     onStatus: showStatus,
     onMessage: (message) => {
       if (message.type === "paired") {
-        socket.close();
-        location.assign(message.url);
+        // On the game's own page (the strip of an arena game) there is nowhere to go.
+        if (message.url !== location.pathname) {
+          socket.close();
+          location.assign(message.url);
+        }
       } else if (message.type === "tournament") {
         clockOffsetMs = message.server_time_ms - Date.now();
         state = message;
