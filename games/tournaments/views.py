@@ -70,7 +70,6 @@ def tournament_labels() -> dict[str, Any]:
         "berserk": _("Berserk"), "paused": _("Paused"), "vs": _("vs"),
         "noGames": _("No game in progress."), "noPlayers": _("Nobody has joined yet."),
         "yourGame": _("Your game is on: go to it"),
-        "waiting": _("Waiting for an opponent"),
         "connecting": _("Connecting…"), "reconnecting": _("Reconnecting…"),
     }
 

@@ -17,7 +17,7 @@ from games.tournaments.errors import TournamentError
 from games.tournaments.models import ArenaGame, Participant, Tournament, TournamentStatus
 from tests.support.threads import run_together
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def seat_of(match: Match, user) -> int:
@@ -158,6 +158,7 @@ def test_a_player_who_never_moves_loses_on_time_and_is_paused(arena, make_player
     assert not Participant.objects.exclude(user=idle).get(tournament=arena).paused
 
 
+@pytest.mark.django_db(transaction=True)
 def test_waves_racing_each_other_pair_each_player_once(arena, make_player):
     users = [make_player(1400 + 10 * i) for i in range(20)]
     now = timezone.now()
