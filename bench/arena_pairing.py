@@ -9,7 +9,7 @@ join it (their pages open: present), and times
   and an arena game per pair);
 - `--ends` game ends, in random order among the games in progress, `--batch` at a time (as
   games end close together in a busy arena): the batch's games resigned, then each scored by
-  the service the end's task calls (`arena_game_score`, which runs the wave). Each freed
+  the service the end's task calls (`tournament_game_score`, which runs the wave). Each freed
   player's wait from the end of their game to their next game (wall time, this process) is
   one sample: p50, p95, p99, max. A player freed while nobody else is free meets the one
   other freed player, or waits for the next end, as in an arena;
@@ -46,7 +46,7 @@ from games.play import services as play  # noqa: E402
 from games.play.models import Match, Seat, Status  # noqa: E402
 from games.play.time_control import TimeControl  # noqa: E402
 from games.tournaments import services  # noqa: E402
-from games.tournaments.models import ArenaGame, Participant  # noqa: E402
+from games.tournaments.models import Participant, TournamentGame  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -92,7 +92,7 @@ def main() -> None:
         freed_at: dict[int, float] = {}
         done = 0
         while done < args.ends:
-            live = list(ArenaGame.objects.filter(tournament=arena, scored=False)
+            live = list(TournamentGame.objects.filter(tournament=arena, scored=False)
                         .values_list("match_id", flat=True))
             batch = rng.sample(live, min(args.batch, len(live), args.ends - done))
             for match_id in batch:
@@ -102,14 +102,14 @@ def main() -> None:
                         "user_id", flat=True):
                     freed_at[user_id] = end
             for match_id in batch:
-                services.arena_game_score(match_id=match_id)
+                services.tournament_game_score(match_id=match_id)
                 paired = time.perf_counter()
-                for game in ArenaGame.objects.filter(tournament=arena, scored=False,
+                for game in TournamentGame.objects.filter(tournament=arena, scored=False,
                                                      user_a__in=list(freed_at)):
                     for user_id in game.user_ids():
                         if user_id in freed_at:
                             waits.append(paired - freed_at.pop(user_id))
-                for game in ArenaGame.objects.filter(tournament=arena, scored=False,
+                for game in TournamentGame.objects.filter(tournament=arena, scored=False,
                                                      user_b__in=list(freed_at)):
                     for user_id in game.user_ids():
                         if user_id in freed_at:
@@ -120,7 +120,7 @@ def main() -> None:
         services.tournaments_tick()
         tick_ms = (time.perf_counter() - started) * 1000
     finally:
-        Match.objects.filter(arena_game__tournament=arena).delete()
+        Match.objects.filter(tournament_game__tournament=arena).delete()
         arena.delete()
         get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
 

@@ -9,10 +9,9 @@ challenges, tables), puzzles (`games.puzzles.models`) and tournaments
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Move, Seat, Vacation
 from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleScan, PuzzleStreak
-from games.tournaments.models import ArenaGame, Participant, Tournament
+from games.tournaments.models import Participant, Tournament, TournamentGame
 
 __all__ = [
-           "ArenaGame",
            "Challenge",
            "DailyPuzzle",
            "Match",
@@ -29,5 +28,6 @@ __all__ = [
            "Table",
            "TableSeat",
            "Tournament",
+           "TournamentGame",
            "Vacation",
 ]

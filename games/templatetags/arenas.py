@@ -17,7 +17,7 @@ register = template.Library()
 
 @register.inclusion_tag("tournaments/partials/match_strip.html", takes_context=True)
 def arena_strip(context: dict[str, Any], match: Match) -> dict[str, Any]:
-    game = selectors.arena_game_of_match(match_id=match.pk)
+    game = selectors.tournament_game_of_match(match_id=match.pk)
     if game is None:
         return {"game": None}
     user = context["request"].user

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from games.matchmaking.selectors import match_page_url
 from games.play.models import Status
 from games.tournaments import errors, selectors, services
-from games.tournaments.models import ArenaGame
+from games.tournaments.models import TournamentGame
 from games.tournaments.schemas import tournament_message
 from yourtrumps_site.i18n import language_for_scope
 from yourtrumps_site.sockets import SiteSocket
@@ -82,7 +82,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         if self.user is None:
             return None
         services.participant_presence_renew(tournament_id=self.tournament.pk, user=self.user)
-        game = ArenaGame.objects.filter(
+        game = TournamentGame.objects.filter(
             Q(user_a=self.user) | Q(user_b=self.user), tournament=self.tournament,
             scored=False, match__status__in=[Status.TRUMPS, Status.PLAYING],
             created_at__gte=timezone.now() - timedelta(seconds=FRESH_GAME_SECONDS),

@@ -1,11 +1,13 @@
-"""Arena tournaments, kept in the database like the rest of matchmaking (`docs/tournaments.md`).
+"""Tournaments, arenas and Swiss, kept in the database like the rest of matchmaking
+(`docs/tournaments.md`).
 
-* `Tournament`: one arena: its time control, start, end and status; its row lock serializes
-  its pairing waves and its start and end.
+* `Tournament`: one arena or Swiss: its time control, start, end (or rounds) and status; its
+  row lock serializes its pairing waves (an arena's) or rounds (a Swiss's), its start and end.
 * `Participant`: a player who joined: score, sheet, streak, whether they are paused or
   withdrawn, and when they became free. A row is never deleted once its player has played a
-  game of the arena, so leaving and joining again changes nothing in the standings.
-* `ArenaGame`: one game of the arena (a match of the site) and what it scored for each side.
+  game of the tournament, so leaving and joining again changes nothing in the standings.
+* `TournamentGame`: one game of the tournament (a match of the site; in a Swiss, of a round)
+  and what it scored for each side.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+class TournamentKind(models.TextChoices):
+    ARENA = "arena", _("Arena")
+    SWISS = "swiss", _("Swiss")
+
+
 class Tournament(models.Model):
+    kind = models.CharField(_("kind"), max_length=5, choices=TournamentKind.choices,
+                            default=TournamentKind.ARENA)
     token = models.CharField(_("link token"), max_length=32, unique=True)
     name = models.CharField(_("name"), max_length=60)
     # None: made by the schedule (the hourly arenas).
@@ -36,7 +45,12 @@ class Tournament(models.Model):
     clock_initial = models.PositiveIntegerField(_("initial time (s)"))
     clock_increment = models.PositiveIntegerField(_("increment (s)"), default=0)
     starts_at = models.DateTimeField(_("starts"))
+    # An arena ends at this instant; a Swiss when its last round's last game ends (this is
+    # then only its latest end as planned, shown nowhere).
     ends_at = models.DateTimeField(_("ends"))
+    # A Swiss: its number of rounds, and the round being played (0 before the first).
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    round = models.PositiveSmallIntegerField(_("round"), default=0)
     status = models.CharField(_("status"), max_length=10, choices=TournamentStatus.choices,
                               default=TournamentStatus.CREATED)
     # The schedule's own name for an arena it made ("hourly 3+2 2026-12-03T08"): the same
@@ -65,6 +79,10 @@ class Tournament(models.Model):
         return False
 
     @property
+    def is_swiss(self) -> bool:
+        return self.kind == TournamentKind.SWISS
+
+    @property
     def minutes(self) -> int:
         return round((self.ends_at - self.starts_at).total_seconds() / 60)
 
@@ -78,7 +96,8 @@ class Participant(models.Model):
     score = models.IntegerField(_("score"), default=0)
     games = models.PositiveIntegerField(_("games"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
-    # Each scored game, oldest first: [points, doubled (on fire), berserk] (`scoring`).
+    # Each scored game, oldest first: in an arena [points, doubled (on fire), berserk]
+    # (`scoring`); in a Swiss [round, opponent's user id or 0 for a bye, half points] (`swiss`).
     sheet = models.JSONField(_("score sheet"), default=list)
     # Wins in a row up to now: two or more and the player is on fire.
     streak = models.PositiveSmallIntegerField(_("wins in a row"), default=0)
@@ -117,11 +136,11 @@ class Participant(models.Model):
         return not (self.paused or self.withdrawn)
 
 
-class ArenaGame(models.Model):
+class TournamentGame(models.Model):
     tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
                                    on_delete=models.CASCADE, related_name="games")
     match = models.OneToOneField("games.Match", verbose_name=_("match"),
-                                 on_delete=models.CASCADE, related_name="arena_game")
+                                 on_delete=models.CASCADE, related_name="tournament_game")
     # The players by seat: seat 0's and seat 1's user; None where the AI sits.
     user_a = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("first player"),
                                null=True, blank=True, on_delete=models.SET_NULL,
@@ -129,14 +148,16 @@ class ArenaGame(models.Model):
     user_b = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("second player"),
                                null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+")
+    # The round of a Swiss it belongs to (None in an arena).
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     points_a = models.SmallIntegerField(_("first player's points"), null=True, blank=True)
     points_b = models.SmallIntegerField(_("second player's points"), null=True, blank=True)
     scored = models.BooleanField(_("scored"), default=False)
     created_at = models.DateTimeField(_("created"))
 
     class Meta:
-        verbose_name = _("arena game")
-        verbose_name_plural = _("arena games")
+        verbose_name = _("tournament game")
+        verbose_name_plural = _("tournament games")
         indexes = [
             models.Index(fields=["scored"], name="tour_game_unscored",
                          condition=models.Q(scored=False)),

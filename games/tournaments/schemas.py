@@ -36,6 +36,10 @@ class Standing(_Message):
     sheet: list[Annotated[list[int], Field(min_length=3, max_length=3)]]
     fire: bool
     paused: bool
+    # A Swiss's: points (a win 1, a draw 0.5, a bye 1) and tie-breaks.
+    points: float | None = None
+    buchholz: float | None = None
+    sonneborn_berger: float | None = None
 
 
 class GameInProgress(_Message):
@@ -55,6 +59,9 @@ class Me(_Message):
 
 class TournamentState(_Message):
     type: Literal["tournament"]
+    kind: Literal["arena", "swiss"]
+    round: Count
+    rounds: int | None
     status: Literal["created", "started", "finished"]
     starts_at_ms: int
     ends_at_ms: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.matchmaking.selectors import match_page_url
 from games.play.models import Status, player_name
-from games.tournaments.models import ArenaGame, Participant, Tournament, TournamentStatus
+from games.tournaments import swiss
+from games.tournaments.models import Participant, Tournament, TournamentGame, TournamentStatus
 
 STANDINGS_SHOWN = 100
 GAMES_SHOWN = 20
@@ -53,17 +54,29 @@ def tournament_lists(*, now: datetime | None = None) -> dict[str, list[Tournamen
     }
 
 
-def _ranked(tournament: Tournament) -> QuerySet[Participant]:
-    return (Participant.objects.filter(tournament=tournament).select_related("user")
-            .order_by("-score", "-rating", "pk"))
+def _ranked(tournament: Tournament, limit: int
+            ) -> list[tuple[Participant, tuple[float, float] | None]]:
+    """The participants in the standings' order, with a Swiss's tie-breaks (Buchholz,
+    Sonneborn-Berger): an arena ranks by score, then rating; a Swiss by points, then its
+    tie-breaks, then rating."""
+    rows = Participant.objects.filter(tournament=tournament).select_related("user")
+    if not tournament.is_swiss:
+        return [(p, None) for p in rows.order_by("-score", "-rating", "pk")[:limit]]
+    players = list(rows)
+    breaks = swiss.tie_breaks(
+        {p.user_id: [(entry[1], entry[2]) for entry in p.sheet] for p in players})
+    players.sort(key=lambda p: (-p.score, -breaks[p.user_id][0], -breaks[p.user_id][1],
+                                -p.rating, p.pk))
+    return [(p, breaks[p.user_id]) for p in players[:limit]]
 
 
 def standings(*, tournament: Tournament, limit: int = STANDINGS_SHOWN) -> list[dict[str, Any]]:
-    """The standings: rank, player, rating, score, its sheet (each game's points, whether
-    doubled by a streak, whether berserk won a point), on fire, games played."""
+    """The standings: rank, player, rating, score, its sheet (in an arena each game's points,
+    whether doubled by a streak, whether berserk won a point; in a Swiss each round, its
+    opponent and its half points), on fire, games played; a Swiss's points and tie-breaks."""
     rows = []
-    for rank, participant in enumerate(_ranked(tournament)[:limit], start=1):
-        rows.append({
+    for rank, (participant, breaks) in enumerate(_ranked(tournament, limit), start=1):
+        row = {
             "rank": rank,
             "player": participant.user.username,
             "player_id": participant.user_id,
@@ -71,14 +84,18 @@ def standings(*, tournament: Tournament, limit: int = STANDINGS_SHOWN) -> list[d
             "score": participant.score,
             "games": participant.games,
             "sheet": participant.sheet[-30:],
-            "fire": participant.on_fire,
+            "fire": participant.on_fire and not tournament.is_swiss,
             "paused": participant.paused or participant.withdrawn,
-        })
+        }
+        if breaks is not None:
+            row.update(points=participant.score / 2, buchholz=breaks[0],
+                       sonneborn_berger=breaks[1])
+        rows.append(row)
     return rows
 
 
 def games_in_progress(*, tournament: Tournament, limit: int = GAMES_SHOWN) -> list[dict[str, Any]]:
-    games = (ArenaGame.objects.filter(tournament=tournament, scored=False,
+    games = (TournamentGame.objects.filter(tournament=tournament, scored=False,
                                       match__status__in=[Status.TRUMPS, Status.PLAYING])
              .select_related("user_a", "user_b", "match").prefetch_related("match__seats")
              .order_by("-pk")[:limit])
@@ -102,7 +119,7 @@ def my_state(*, tournament: Tournament, user: User | None) -> dict[str, Any] | N
     participant = Participant.objects.filter(tournament=tournament, user=user).first()
     if participant is None:
         return None
-    game = ArenaGame.objects.filter(
+    game = TournamentGame.objects.filter(
         Q(user_a=user) | Q(user_b=user), tournament=tournament, scored=False,
         match__status__in=[Status.TRUMPS, Status.PLAYING]).order_by("-pk").first()
     return {
@@ -122,6 +139,9 @@ def tournament_state(*, tournament: Tournament, user: User | None,
     table = standings(tournament=tournament)
     return {
         "type": "tournament",
+        "kind": tournament.kind,
+        "round": tournament.round,
+        "rounds": tournament.rounds,
         "status": tournament.status,
         "starts_at_ms": _ms(tournament.starts_at),
         "ends_at_ms": _ms(tournament.ends_at),
@@ -134,23 +154,29 @@ def tournament_state(*, tournament: Tournament, user: User | None,
     }
 
 
-def arena_game_of_match(*, match_id: int) -> ArenaGame | None:
-    return ArenaGame.objects.filter(match_id=match_id).select_related("tournament").first()
+def tournament_game_of_match(*, match_id: int) -> TournamentGame | None:
+    return TournamentGame.objects.filter(match_id=match_id).select_related("tournament").first()
 
 
 def user_history(*, user: User, limit: int = HISTORY_SHOWN) -> list[dict[str, Any]]:
-    """A player's arenas, newest first, with their final (or current) rank and score."""
+    """A player's tournaments, newest first, with their final (or current) rank and score."""
     entries = (Participant.objects.filter(user=user).select_related("tournament")
                .order_by("-tournament__starts_at")[:limit])
     history = []
     for entry in entries:
-        better = Participant.objects.filter(tournament=entry.tournament).filter(
-            Q(score__gt=entry.score) | Q(score=entry.score, rating__gt=entry.rating)
-            | Q(score=entry.score, rating=entry.rating, pk__lt=entry.pk)).count()
-        history.append({"tournament": entry.tournament,
-                        "title": tournament_title(entry.tournament),
-                        "url": tournament_url(entry.tournament),
-                        "rank": better + 1,
-                        "players": entry.tournament.participants.count(),
-                        "score": entry.score, "games": entry.games})
+        tournament = entry.tournament
+        if tournament.is_swiss:
+            order = [p.pk for p, _breaks in _ranked(tournament, STANDINGS_SHOWN * 10)]
+            rank = order.index(entry.pk) + 1 if entry.pk in order else len(order)
+        else:
+            rank = 1 + Participant.objects.filter(tournament=tournament).filter(
+                Q(score__gt=entry.score) | Q(score=entry.score, rating__gt=entry.rating)
+                | Q(score=entry.score, rating=entry.rating, pk__lt=entry.pk)).count()
+        history.append({"tournament": tournament,
+                        "title": tournament_title(tournament),
+                        "url": tournament_url(tournament),
+                        "rank": rank,
+                        "players": tournament.participants.count(),
+                        "score": entry.score / 2 if tournament.is_swiss else entry.score,
+                        "games": entry.games})
     return history

@@ -25,7 +25,7 @@ from games.tournaments import services
 @shared_task(name="tournaments.match_finished", acks_late=True, reject_on_worker_lost=True,
              ignore_result=True)
 def match_finished(match_id: int) -> bool:
-    return services.arena_game_score(match_id=match_id)
+    return services.tournament_game_score(match_id=match_id)
 
 
 @shared_task(name="tournaments.schedule", acks_late=True, reject_on_worker_lost=True)

@@ -14,7 +14,7 @@ from games.play.models import Match, Seat, Status
 from games.play.time_control import TimeControl
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
-from games.tournaments.models import ArenaGame, Participant, Tournament, TournamentStatus
+from games.tournaments.models import Participant, Tournament, TournamentGame, TournamentStatus
 from tests.support.threads import run_together
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def seat_of(match: Match, user) -> int:
     return Seat.objects.get(match=match, user=user).index
 
 
-def resign(game: ArenaGame, loser) -> None:
+def resign(game: TournamentGame, loser) -> None:
     """The trumps chosen (by their timeouts), then `loser` resigns."""
     match = game.match
     while match.status == Status.TRUMPS:
@@ -34,7 +34,7 @@ def resign(game: ArenaGame, loser) -> None:
 
 
 def opponents(tournament) -> set[frozenset[int]]:
-    return {frozenset(g.user_ids()) for g in ArenaGame.objects.filter(tournament=tournament)}
+    return {frozenset(g.user_ids()) for g in TournamentGame.objects.filter(tournament=tournament)}
 
 
 def test_joined_players_are_paired_at_once_and_scored_when_their_game_ends(arena, make_player):
@@ -46,12 +46,12 @@ def test_joined_players_are_paired_at_once_and_scored_when_their_game_ends(arena
     services.tournament_join(user=boris, token=arena.token, now=now)
     services.tournament_join(user=clara, token=arena.token, now=now)
 
-    game = ArenaGame.objects.get()
+    game = TournamentGame.objects.get()
     assert set(game.user_ids()) == {anna.pk, boris.pk}
     assert game.match.rated
     resign(game, boris)
-    assert services.arena_game_score(match_id=game.match_id, now=now)
-    assert not services.arena_game_score(match_id=game.match_id, now=now)  # once
+    assert services.tournament_game_score(match_id=game.match_id, now=now)
+    assert not services.tournament_game_score(match_id=game.match_id, now=now)  # once
 
     winner = Participant.objects.get(tournament=arena, user=anna)
     loser = Participant.objects.get(tournament=arena, user=boris)
@@ -68,14 +68,14 @@ def test_a_streak_and_a_berserk_win_score_as_documented(arena, make_player):
     for user in (anna, boris):
         services.tournament_join(user=user, token=arena.token, now=now)
     for round_ in range(3):
-        game = ArenaGame.objects.get(scored=False)
+        game = TournamentGame.objects.get(scored=False)
         if round_ == 2:
             assert services.arena_berserk(user=anna, match_id=game.match_id, now=now)
             seat = Seat.objects.get(match_id=game.match_id, user=anna)
             assert seat.berserk
             assert seat.clock_ms == 90_000
         resign(game, boris)
-        services.arena_game_score(match_id=game.match_id, now=now)
+        services.tournament_game_score(match_id=game.match_id, now=now)
 
     anna_row = Participant.objects.get(tournament=arena, user=anna)
     assert anna_row.sheet == [[2, 0, 0], [2, 0, 0], [5, 1, 1]]
@@ -87,7 +87,7 @@ def test_berserk_is_refused_after_ones_first_move_and_to_others(arena, make_play
     anna, boris, stranger = make_player(), make_player(), make_player()
     for user in (anna, boris):
         services.tournament_join(user=user, token=arena.token)
-    game = ArenaGame.objects.get()
+    game = TournamentGame.objects.get()
 
     with pytest.raises(TournamentError) as refused:
         services.arena_berserk(user=stranger, match_id=game.match_id)
@@ -100,10 +100,10 @@ def test_leaving_and_coming_back_keeps_the_standing(arena, make_player):
     anna, boris = make_player(), make_player()
     for user in (anna, boris):
         services.tournament_join(user=user, token=arena.token)
-    game = ArenaGame.objects.get()
+    game = TournamentGame.objects.get()
     resign(game, boris)
-    services.arena_game_score(match_id=game.match_id)
-    ArenaGame.objects.filter(scored=False).delete()  # the next pairing is not this test's
+    services.tournament_game_score(match_id=game.match_id)
+    TournamentGame.objects.filter(scored=False).delete()  # the next pairing is not this test's
     Match.objects.filter(status__in=[Status.TRUMPS, Status.PLAYING]).delete()
 
     assert not services.tournament_withdraw(user=anna, token=arena.token)  # played: stays
@@ -144,7 +144,7 @@ def test_a_player_who_never_moves_loses_on_time_and_is_paused(arena, make_player
     now = timezone.now()
     for user in (anna, boris):
         services.tournament_join(user=user, token=arena.token, now=now)
-    game = ArenaGame.objects.get()
+    game = TournamentGame.objects.get()
     match = game.match
     while match.status == Status.TRUMPS:  # both trump choices, by their timeouts
         play.match_deadline_enforce(match_id=match.pk, now=match.due_at)
@@ -152,7 +152,7 @@ def test_a_player_who_never_moves_loses_on_time_and_is_paused(arena, make_player
     idle = match.seats.get(index=match.to_move).user
     play.match_deadline_enforce(match_id=match.pk, now=match.due_at)  # the flag falls
 
-    services.arena_game_score(match_id=match.pk)
+    services.tournament_game_score(match_id=match.pk)
 
     assert Participant.objects.get(tournament=arena, user=idle).paused
     assert not Participant.objects.exclude(user=idle).get(tournament=arena).paused
@@ -171,7 +171,7 @@ def test_waves_racing_each_other_pair_each_player_once(arena, make_player):
 
     assert not [r for r in results if isinstance(r, Exception)]
     assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
-    assert ArenaGame.objects.filter(tournament=arena).count() == 10
+    assert TournamentGame.objects.filter(tournament=arena).count() == 10
     assert not Participant.objects.filter(tournament=arena, free_since__isnull=False).exists()
 
 

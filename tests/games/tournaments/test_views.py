@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.tournaments.models import ArenaGame, Participant, Tournament
+from games.tournaments.models import Participant, Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_an_arena_game_page_has_the_strip_and_the_profile_the_history(client, ma
     anna, boris = make_player(), make_player()
     for user in (anna, boris):
         services.tournament_join(user=user, token=arena.token)
-    game = ArenaGame.objects.get()
+    game = TournamentGame.objects.get()
     client.force_login(anna)
 
     page = client.get(reverse("games:match", args=[game.match_id])).content.decode()
