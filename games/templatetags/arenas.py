@@ -25,7 +25,7 @@ def arena_strip(context: dict[str, Any], match: Match) -> dict[str, Any]:
     if user.is_authenticated and user.pk in game.user_ids():
         seat = 0 if game.user_a_id == user.pk else 1
     may_berserk = (
-        seat is not None and not match.is_over
+        seat is not None and not match.is_over and not game.tournament.is_swiss
         and not match.seats.filter(index=seat, berserk=True).exists()
         and not Move.objects.filter(match=match, seat=seat).exists()
     )

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.tournaments import selectors, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import AIOptInForm, TournamentForm
-from games.tournaments.models import Tournament
+from games.tournaments.models import Tournament, TournamentKind
 
 
 @require_GET
@@ -45,7 +45,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 creator=request.user,  # type: ignore[arg-type]
                 name=data["name"], time_control=data["time_control"],
                 starts_at=timezone.now() + timedelta(minutes=data["starts_in"]),
-                minutes=data["minutes"], rated=data["rated"], public=data["public"],
+                minutes=0 if data["kind"] == TournamentKind.SWISS else data["minutes"],
+                rounds=data["rounds"] if data["kind"] == TournamentKind.SWISS else None,
+                rated=data["rated"], public=data["public"],
             )
         except TournamentError as error:
             form.add_error(None, error.message)
@@ -71,6 +73,7 @@ def tournament_labels() -> dict[str, Any]:
         "noGames": _("No game in progress."), "noPlayers": _("Nobody has joined yet."),
         "yourGame": _("Your game is on: go to it"),
         "connecting": _("Connecting…"), "reconnecting": _("Reconnecting…"),
+        "roundOf": _("Round %(round)s of %(rounds)s"), "bye": _("Bye"),
     }
 
 

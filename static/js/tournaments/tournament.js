@@ -1,7 +1,7 @@
 // An arena's page, and the strip of an arena game's page: the live standings, the games in
 // progress and the countdown, from the tournament socket; the player's next game as soon as
 // the server pairs it. Every word shown comes from the page (config.labels).
-import { el } from "../dom.js";
+import { el, fill } from "../dom.js";
 import { ReconnectingSocket } from "../socket.js";
 
 const configElement = document.getElementById("tournament-config");
@@ -10,13 +10,25 @@ const labels = config?.labels ?? {};
 const root = document.querySelector("[data-testid=tournament]");
 let clockOffsetMs = 0;
 let state = config?.state ?? null;
+const points = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
+
+/** A Swiss's sheet: each round's result ("1", "½", "0"), a bye as "+". */
+function swissSheetCell(sheet) {
+  const cell = el("span", "sheet");
+  for (const [, opponent, half] of sheet) {
+    const mark = el("span", "sheet-game", opponent === 0 ? "+" : ["0", "½", "1"][half]);
+    if (opponent === 0) mark.title = labels.bye;
+    cell.append(mark);
+  }
+  return cell;
+}
 
 /** A score sheet's games as the page shows them: the points of each, marked when a streak
  *  doubled them or berserk won a point. */
 function sheetCell(sheet) {
   const cell = el("span", "sheet");
-  for (const [points, doubled, berserk] of sheet) {
-    const mark = el("span", doubled ? "sheet-game doubled" : "sheet-game", String(points));
+  for (const [gamePoints, doubled, berserk] of sheet) {
+    const mark = el("span", doubled ? "sheet-game doubled" : "sheet-game", String(gamePoints));
     if (doubled) mark.title = labels.onFire;
     if (berserk) {
       mark.classList.add("berserk");
@@ -36,8 +48,14 @@ function standingRow(row) {
   if (row.paused) name.append(el("span", { class: "paused muted", title: labels.paused }, "⏸"));
   tr.append(name, el("td", "rating", String(row.rating)), el("td", "games", String(row.games)));
   const score = el("td", "score");
-  score.append(sheetCell(row.sheet), el("strong", { "data-testid": "score" }, String(row.score)));
+  const swiss = row.points !== null && row.points !== undefined;
+  score.append(swiss ? swissSheetCell(row.sheet) : sheetCell(row.sheet),
+    el("strong", { "data-testid": "score" }, swiss ? points.format(row.points) : String(row.score)));
   tr.append(score);
+  if (swiss) {
+    tr.append(el("td", { "data-testid": "buchholz" }, points.format(row.buchholz)),
+      el("td", { "data-testid": "sonneborn-berger" }, points.format(row.sonneborn_berger)));
+  }
   return tr;
 }
 
@@ -46,7 +64,8 @@ function renderStandings() {
   body.replaceChildren(...state.standings.map(standingRow));
   if (!state.standings.length) {
     const empty = el("tr");
-    empty.append(el("td", { colspan: "5", class: "muted" }, labels.noPlayers));
+    empty.append(el("td", { colspan: state.kind === "swiss" ? "7" : "5", class: "muted" },
+      labels.noPlayers));
     body.append(empty);
   }
 }
@@ -66,7 +85,8 @@ function renderPodium() {
   const podium = root.querySelector("[data-testid=podium]");
   podium.hidden = state.status !== "finished" || !state.podium.length;
   podium.querySelector("[data-role=podium]").replaceChildren(...state.podium.map((row) =>
-    el("li", { "data-testid": "podium-place" }, `${row.player} · ${row.score}`)));
+    el("li", { "data-testid": "podium-place" },
+      `${row.player} · ${row.points != null ? points.format(row.points) : row.score}`)));
 }
 
 function renderMine() {
@@ -88,6 +108,11 @@ function renderCountdown() {
   const now = Date.now() + clockOffsetMs;
   if (state.status === "finished") {
     label.textContent = labels.finished;
+    value.textContent = "";
+    return;
+  }
+  if (state.status === "started" && state.kind === "swiss") {
+    label.textContent = fill(labels.roundOf, { round: state.round, rounds: state.rounds });
     value.textContent = "";
     return;
   }

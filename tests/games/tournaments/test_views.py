@@ -19,10 +19,10 @@ def test_a_player_creates_an_arena_and_the_form_says_what_is_wrong(client, make_
                             "minutes": "45"})
     assert bad.status_code == 200
     errors = bad.context["form"].errors
-    assert set(errors) == {"name", "time_control", "starts_in"}
+    assert set(errors) == {"name", "kind", "time_control", "starts_in"}
 
-    made = client.post(url, {"name": "Friday  night", "time_control": "1+1", "starts_in": "5",
-                             "minutes": "30", "public": ""})
+    made = client.post(url, {"name": "Friday  night", "kind": "arena", "time_control": "1+1",
+                             "starts_in": "5", "minutes": "30", "public": ""})
     tournament = Tournament.objects.get()
     assert made.url == reverse("tournaments:detail", args=[tournament.token])
     assert (tournament.name, tournament.public, tournament.rated) == ("Friday night", False,
@@ -31,6 +31,15 @@ def test_a_player_creates_an_arena_and_the_form_says_what_is_wrong(client, make_
     # Private: not listed, but its link works.
     assert tournament.name not in client.get(reverse("tournaments:list")).content.decode()
     assert client.get(made.url).status_code == 200
+
+    swiss = {"name": "Club", "kind": "swiss", "time_control": "3+2", "starts_in": "10",
+             "minutes": "45", "rated": "on", "public": "on"}
+    assert set(client.post(url, {**swiss, "rounds": ""}).context["form"].errors) == {"rounds"}
+    client.post(url, {**swiss, "rounds": "5"})
+    club = Tournament.objects.get(name="Club")
+    assert (club.kind, club.rounds, club.rated) == ("swiss", 5, True)
+    page = client.get(reverse("tournaments:detail", args=[club.token])).content.decode()
+    assert "Buchholz" in page
 
 
 def test_the_buttons_join_pause_and_withdraw(client, make_player, arena):
