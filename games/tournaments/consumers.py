@@ -60,6 +60,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         self.user = user if user is not None and user.is_authenticated else None
         self.tournament = tournament
         self.dirty = False
+        self.fresh_after = 0.0
         self.group = services.tournament_group(tournament.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         fresh = await database_sync_to_async(self._renew_and_fresh_game)()
@@ -127,6 +128,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         self.dirty = True
+        self.fresh_after = max(self.fresh_after, float(event.get("at", 0.0)))
 
     async def tournament_paired(self, event: dict[str, Any]) -> None:
         if self.user is not None and (url := event["games"].get(str(self.user.pk))):
@@ -135,9 +137,9 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
     # --- to the client --------------------------------------------------------------------
 
     def _state(self) -> dict[str, Any]:
-        self.tournament.refresh_from_db()
         with translation.override(self.language):
-            state = selectors.tournament_state(tournament=self.tournament, user=self.user)
+            state = selectors.tournament_state(tournament=self.tournament, user=self.user,
+                                               fresh_after=self.fresh_after)
         state["server_time_ms"] = int(timezone.now().timestamp() * 1000)
         return state
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from datetime import datetime
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -26,6 +28,7 @@ from games.play.services import Player
 from games.tournaments import errors
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Participant, Tournament, TournamentGame
+from games.tournaments.selectors import state_cache_key
 from yourtrumps_site import ratelimit
 
 
@@ -34,8 +37,12 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def tournament_changed(tournament_id: int) -> None:
-    """Every page of the arena re-reads its standings (at most once a second each)."""
-    group_send(tournament_group(tournament_id), {"type": "tournament.changed"})
+    """Every page of the tournament re-reads its standings (at most once a second each),
+    as of this instant or later (`at`: a state cached before it is not good enough,
+    `selectors.tournament_public_state`)."""
+    cache.delete_many([state_cache_key(tournament_id, code) for code, _name in settings.LANGUAGES])
+    group_send(tournament_group(tournament_id),
+               {"type": "tournament.changed", "at": time.time()})
 
 
 def tell_paired(tournament_id: int, games: dict[str, str]) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -20,6 +22,7 @@ STANDINGS_SHOWN = 100
 GAMES_SHOWN = 20
 LIST_SHOWN = 30
 HISTORY_SHOWN = 20
+STATE_CACHE_SECONDS = 10
 
 
 def _ms(at: datetime | None) -> int | None:
@@ -132,12 +135,24 @@ def my_state(*, tournament: Tournament, user: User | None) -> dict[str, Any] | N
     }
 
 
-def tournament_state(*, tournament: Tournament, user: User | None,
-                     now: datetime | None = None) -> dict[str, Any]:
-    """The message of the tournament socket (`schemas.TournamentState`)."""
-    now = now or timezone.now()
+def state_cache_key(tournament_id: int, language: str | None) -> str:
+    return f"tournament-state:{tournament_id}:{language}"
+
+
+def tournament_public_state(*, tournament: Tournament, fresh_after: float = 0.0
+                            ) -> dict[str, Any]:
+    """What every reader of the tournament is sent (all but `me`), in the active language.
+    Kept in the cache: the many sockets of a busy arena, told of a change, read it once
+    between them; a state made before `fresh_after` (a time.time() instant: the change they
+    were told of) is made again."""
+    key = state_cache_key(tournament.pk, translation.get_language())
+    cached = cache.get(key)
+    if cached is not None and cached[0] >= fresh_after:
+        return dict(cached[1])
+    made_at = time.time()
+    tournament.refresh_from_db()
     table = standings(tournament=tournament)
-    return {
+    state = {
         "type": "tournament",
         "kind": tournament.kind,
         "round": tournament.round,
@@ -150,8 +165,16 @@ def tournament_state(*, tournament: Tournament, user: User | None,
         "podium": table[:3] if tournament.status == TournamentStatus.FINISHED else [],
         "games": ([] if tournament.status == TournamentStatus.FINISHED
                   else games_in_progress(tournament=tournament)),
-        "me": my_state(tournament=tournament, user=user),
     }
+    cache.set(key, (made_at, state), timeout=STATE_CACHE_SECONDS)
+    return state
+
+
+def tournament_state(*, tournament: Tournament, user: User | None,
+                     fresh_after: float = 0.0) -> dict[str, Any]:
+    """The message of the tournament socket (`schemas.TournamentState`)."""
+    return {**tournament_public_state(tournament=tournament, fresh_after=fresh_after),
+            "me": my_state(tournament=tournament, user=user)}
 
 
 def tournament_game_of_match(*, match_id: int) -> TournamentGame | None:

@@ -36,10 +36,11 @@ from yourtrumps_site.celery import app
 FAST_TASKS = {
     "games.ai_move", "games.ai_draw_answer", "yourtrumps.ping", "notify.match_finished",
     "notify.correspondence_turn", "notify.correspondence_reminder",
+    "tournaments.match_finished",
 }
 OUTBOUND_TASKS = {"notify.email", "notify.push"}
 SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune",
-              "matchmaking.close_stale_tables"}
+              "matchmaking.close_stale_tables", "tournaments.schedule"}
 
 # Seat 0 (the person) leads; the AI at seat 1 answers.
 START = "SH 7C9DJSQD/6H8CKDTS - 0 -"
