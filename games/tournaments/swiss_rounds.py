@@ -41,6 +41,8 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
     a win), or finish the tournament after its last. Returns the round started, if any."""
     now = now or timezone.now()
     told: dict[str, str] = {}
+    if TournamentGame.objects.filter(tournament_id=tournament_id, scored=False).exists():
+        return None  # read without the lock first: most ticks find the round still on
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(no_key=True).filter(
             pk=tournament_id, kind=TournamentKind.SWISS, status=TournamentStatus.STARTED,
