@@ -1,6 +1,7 @@
 """An arena in a real Chromium against a real daphne and Celery worker: two players join from
-its page and are taken to their game at once; one berserks from the game's page; when the game
-ends a watcher's standings show the score, and both players are taken to their next game."""
+its page and are taken to their game at once; one berserks from the game's page; as each game
+ends a watcher's standings show the score, up to a streak, and both players are taken to their
+next game at once."""
 
 from __future__ import annotations
 
@@ -54,23 +55,26 @@ def test_two_players_are_paired_taken_to_their_games_and_the_standings_follow(
     expect(pages[anna].get_by_test_id("berserk")).to_have_count(0)
     assert Seat.objects.get(match_id=match_id, user=anna).berserk
 
-    # The trumps chosen by their timeouts, boris resigns: a berserk win is 3 points.
-    match = Match.objects.get(pk=match_id)
-    while match.status == Status.TRUMPS:
-        play.match_deadline_enforce(match_id=match_id, now=match.due_at)
-        match.refresh_from_db()
-    play.match_resign(match_id=match_id, seat=Seat.objects.get(match_id=match_id,
-                                                                 user=boris).index)
-
+    # Boris resigns three games in a row (the trumps chosen by their timeouts): a berserk
+    # win is 3 points, the next win 2, and the third, on fire, 4.
     anna_row = watcher.locator(f"[data-testid=standing][data-player={anna.username}]")
-    expect(anna_row.get_by_test_id("score")).to_have_text("3")
+    for expected in ("3", "5", "9"):
+        match = Match.objects.get(pk=match_id)
+        while match.status == Status.TRUMPS:
+            play.match_deadline_enforce(match_id=match_id, now=match.due_at)
+            match.refresh_from_db()
+        play.match_resign(match_id=match_id,
+                          seat=Seat.objects.get(match_id=match_id, user=boris).index)
+        expect(anna_row.get_by_test_id("score")).to_have_text(expected)
+        # Still on the page of the game that ended, both are taken to their next one.
+        for page in pages.values():
+            page.wait_for_url(lambda url, done=match_id: MATCH_URL.search(url) is not None
+                              and MATCH_URL.search(url).group(1) != str(done), timeout=30_000)
+        assert pages[anna].url == pages[boris].url
+        match_id = match_id_of(pages[anna])
+    expect(anna_row.get_by_test_id("on-fire")).to_be_visible()
     expect(watcher.locator("[data-testid=standing]").first).to_have_attribute(
         "data-player", anna.username)
-    # Still on the page of the game that ended, both are taken to their next one.
-    for page in pages.values():
-        page.wait_for_url(lambda url: MATCH_URL.search(url) is not None
-                          and MATCH_URL.search(url).group(1) != str(match_id), timeout=30_000)
-    assert pages[anna].url == pages[boris].url
     for page in (*pages.values(), watcher):
         page.close()
     wait_until_servers_are_quiet()
