@@ -11,23 +11,6 @@ from games.play.models import Match, Move, Seat, Vacation
 from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleScan, PuzzleStreak
 from games.tournaments.models import Participant, Tournament, TournamentGame
 
-__all__ = [
-           "Challenge",
-           "DailyPuzzle",
-           "Match",
-           "Move",
-           "Participant",
-           "Pool",
-           "PoolEntry",
-           "Puzzle",
-           "PuzzleAttempt",
-           "PuzzleScan",
-           "PuzzleStreak",
-           "Seat",
-           "Seek",
-           "Table",
-           "TableSeat",
-           "Tournament",
-           "TournamentGame",
-           "Vacation",
-]
+__all__ = ["Challenge", "DailyPuzzle", "Match", "Move", "Participant", "Pool", "PoolEntry",
+           "Puzzle", "PuzzleAttempt", "PuzzleScan", "PuzzleStreak", "Seat", "Seek", "Table",
+           "TableSeat", "Tournament", "TournamentGame", "Vacation"]
