@@ -52,7 +52,10 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
     matches: list[Match] = []
     told: dict[str, str] = {}
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(no_key=True).filter(
+        # A wave already running holds the row: this one stands aside rather than queue
+        # behind it (in a burst of game ends one wave pairs everyone freed; whoever it missed
+        # is paired by the next, at the latest the tick's within a second).
+        tournament = Tournament.objects.select_for_update(no_key=True, skip_locked=True).filter(
             pk=tournament_id, kind=TournamentKind.ARENA, status=TournamentStatus.STARTED,
             ends_at__gt=now).first()
         if tournament is None or not (force or _wave_due(tournament, now)):

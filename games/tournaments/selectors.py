@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -46,7 +46,7 @@ def tournament_get(*, token: str) -> Tournament | None:
 
 def tournament_lists(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
     """The public arenas: upcoming (soonest first), running, and recently finished."""
-    public = Tournament.objects.filter(public=True)
+    public = Tournament.objects.filter(public=True).annotate(players=Count("participants"))
     return {
         "upcoming": list(public.filter(status=TournamentStatus.CREATED)
                          .order_by("starts_at", "pk")[:LIST_SHOWN]),

@@ -218,15 +218,17 @@ def participant_presence_renew(*, tournament_id: int, user: User,
 # --- the end of a game ------------------------------------------------------------------------
 
 
-def tournament_game_score(*, match_id: int, now: datetime | None = None) -> bool:
+def tournament_game_score(*, match_id: int, now: datetime | None = None,
+                          pair: bool = True) -> bool:
     """Score an ended game of a tournament for its players, once (False if it is no
     tournament's, not over, or scored already); they are free again, and then an arena's wave
     runs, or a Swiss's next round starts if this was its round's last game. An aborted game
     scores nothing. A player who lost on time without making a move is paused (they are
-    away)."""
+    away). Without `pair`, nothing more: the caller pairs (the tick, once for many games).
+    A game another process is scoring at this moment is left to it."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = TournamentGame.objects.select_for_update().filter(
+        game = TournamentGame.objects.select_for_update(skip_locked=True, of=("self",)).filter(
             match_id=match_id, scored=False).select_related("tournament").first()
         if game is None:
             return False
@@ -273,9 +275,9 @@ def tournament_game_score(*, match_id: int, now: datetime | None = None) -> bool
         game.save(update_fields=["scored", "points_a", "points_b"])
         tournament_id = game.tournament_id
         transaction.on_commit(lambda: tournament_changed(tournament_id))
-    if swiss:
+    if pair and swiss:
         swiss_round_next(tournament_id=tournament_id, now=now)
-    else:
+    elif pair:
         arena_wave(tournament_id=tournament_id, now=now, force=True)
     return True
 
@@ -331,7 +333,8 @@ def tournaments_tick(*, now: datetime | None = None) -> None:
     for match_id in TournamentGame.objects.filter(
             scored=False, match__status__in=[Status.FINISHED, Status.ABORTED],
     ).values_list("match_id", flat=True)[:200]:
-        tournament_game_score(match_id=match_id, now=now)
+        # Paired below, once for all of them (a wave per game would queue on the lock).
+        tournament_game_score(match_id=match_id, now=now, pair=False)
     for tournament_id, kind in Tournament.objects.filter(
             status=TournamentStatus.STARTED).values_list("pk", "kind"):
         if kind == TournamentKind.SWISS:

@@ -44,7 +44,8 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
     if TournamentGame.objects.filter(tournament_id=tournament_id, scored=False).exists():
         return None  # read without the lock first: most ticks find the round still on
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(no_key=True).filter(
+        # Another process checking or starting the round holds the row: it does the work.
+        tournament = Tournament.objects.select_for_update(no_key=True, skip_locked=True).filter(
             pk=tournament_id, kind=TournamentKind.SWISS, status=TournamentStatus.STARTED,
         ).first()
         if tournament is None or TournamentGame.objects.filter(
