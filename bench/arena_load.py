@@ -13,7 +13,8 @@ prints, over the measured time:
 
 - each player's wait from the end of their game (as their board saw it) to the socket's
   `paired` for the next one: p50, p95, p99, max (and apart, the first pairing's, from the
-  start, which waits for all the sockets to open);
+  start, which waits for all the sockets to open); and the same wait as the database has it,
+  from the match's end to the creation of the player's next game;
 - the move round trip (sent -> "ok") and its delivery to the opponent: p50, p95, p99;
 - games played, errors, and the machine's load average at the start and the end.
 
@@ -55,6 +56,23 @@ def parse_args() -> argparse.Namespace:
     args.url, args.port, args.no_worker, args.conn_max_age = None, None, False, "60"
     args.worker_args = "--concurrency=2"
     return args
+
+
+def server_waits(tournament_id: int) -> list[float]:
+    """From the database: for each player, the seconds from the end of a game (the match's
+    `finished_at`) to the creation of their next game of the arena."""
+    from games.tournaments.models import TournamentGame
+
+    ended: dict[int, Any] = {}
+    waits = []
+    for game in TournamentGame.objects.filter(tournament_id=tournament_id).select_related(
+            "match").order_by("pk"):
+        for user_id in game.user_ids():
+            if user_id in ended:
+                waits.append((game.created_at - ended.pop(user_id)).total_seconds())
+        if game.match.finished_at is not None:
+            ended.update(dict.fromkeys(game.user_ids(), game.match.finished_at))
+    return waits
 
 
 def percentiles(values: list[float]) -> str:
@@ -160,10 +178,14 @@ def main() -> None:
               f"{args.duration:.0f} s ...", flush=True)
         asyncio.run(play(cookies, arena.token, topology.servers, args, stats, waits, first))
         load_after = os.getloadavg()
+        on_server = server_waits(arena.pk)
     print(f"arena of {args.players} players, {args.clock}, {args.duration:.0f} s, "
           f"{len(topology.servers)} servers")
     print(f"  first pairing, from the start: {percentiles(first)}")
-    print(f"  wait from a game's end to the next pairing: {percentiles(waits)}")
+    print(f"  wait from a game's end to the next pairing, as the bots saw it: "
+          f"{percentiles(waits)}")
+    print(f"  the same in the database (the match's end to the next game's creation): "
+          f"{percentiles(on_server)}")
     print(f"  move round trip: {percentiles(stats.move_rtt)}")
     print(f"  move delivered to the opponent: {percentiles(stats.seen_by_opponent)}")
     print(f"  games finished: {stats.games_finished}; errors: {dict(stats.errors) or 'none'}")
