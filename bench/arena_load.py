@@ -6,10 +6,10 @@ into, over real sockets.
 It starts the load tool's topology on this machine (`--servers` daphne processes and a Celery
 worker, whose deadline watch runs the arenas' tick; `tests.load.topology`) on its own database
 and Redis index, makes an arena on now and `--players` users who join it, and runs one bot per
-player: it keeps its tournament socket open (which keeps it pairable), and whenever the socket
-says it is paired it plays that game over the match socket with the load tool's player
-(`tests.load.players`: random legal moves after a think time), then waits for the next. It
-prints, over the measured time:
+player: it keeps its tournament socket open as a game page's strip does (`?quiet=1`: it keeps
+it pairable, with no standings), and whenever the socket says it is paired it plays that game
+over the match socket with the load tool's player (`tests.load.players`: random legal moves
+after a think time), then waits for the next. It prints, over the measured time:
 
 - each player's wait from the end of their game (as their board saw it) to the socket's
   `paired` for the next one: p50, p95, p99, max (and apart, the first pairing's, from the
@@ -91,7 +91,8 @@ async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: 
     from tests.load.players import Broken, Player, Seat, Timing
 
     server = servers[index % len(servers)]
-    socket = await connect(server, f"/ws/tournament/{token}/", cookie, max_size=2**22)
+    # As the strip of a game's page connects: pairable, told of its games, no standings.
+    socket = await connect(server, f"/ws/tournament/{token}/?quiet=1", cookie, max_size=2**22)
     paired: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
 
     async def listen() -> None:

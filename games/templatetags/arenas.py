@@ -36,7 +36,7 @@ def arena_strip(context: dict[str, Any], match: Match) -> dict[str, Any]:
         "may_berserk": may_berserk,
         "csrf_token": context.get("csrf_token"),
         "config": None if seat is None else {
-            "socketPath": f"/ws/tournament/{game.tournament.token}/",
+            "socketPath": f"/ws/tournament/{game.tournament.token}/?quiet=1",
             "labels": tournament_labels(),
             "state": None,
         },

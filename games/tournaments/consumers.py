@@ -10,6 +10,9 @@ socket keeps them pairable): thin — read, renew, forward.
   was, moments before the socket opened): the page goes there.
 - The client sends `{"type": "sync"}` (its reconnecting socket's ping); anything else is
   refused as not understood. Joining, pausing, withdrawing and berserk are forms (`views`).
+- `?quiet=1` (the strip of a tournament game's page, which shows no standings): the socket
+  keeps its player pairable and sends `paired`, and the state only in answer to a `sync`: a
+  player in a game is not sent the standings every second.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.tournament = tournament
+        self.quiet = b"quiet=1" in self.scope.get("query_string", b"").split(b"&")
         self.dirty = False
         self.fresh_after = 0.0
         self.group = services.tournament_group(tournament.pk)
@@ -66,7 +70,8 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         fresh = await database_sync_to_async(self._renew_and_fresh_game)()
         if fresh is not None:
             await self._send({"type": "paired", "url": fresh})
-        await self._send_state()
+        if not self.quiet:
+            await self._send_state()
         self.ticker = asyncio.create_task(self._tick())
 
     async def disconnect(self, code: int) -> None:
@@ -127,7 +132,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
     # --- from the group -------------------------------------------------------------------
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
-        self.dirty = True
+        self.dirty = not self.quiet
         self.fresh_after = max(self.fresh_after, float(event.get("at", 0.0)))
 
     async def tournament_paired(self, event: dict[str, Any]) -> None:

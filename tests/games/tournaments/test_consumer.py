@@ -24,9 +24,10 @@ class TournamentSocket:
         self.connection = connection
 
     @classmethod
-    async def open(cls, base_url: str, token: str, cookie: str = "") -> TournamentSocket:
+    async def open(cls, base_url: str, token: str, cookie: str = "",
+                   query: str = "") -> TournamentSocket:
         return cls(await websockets.connect(
-            f"{base_url.replace('http', 'ws')}/ws/tournament/{token}/", origin=base_url,
+            f"{base_url.replace('http', 'ws')}/ws/tournament/{token}/{query}", origin=base_url,
             additional_headers={"Cookie": cookie} if cookie else {}))
 
     async def next(self, kind: str, until=lambda message: True) -> dict[str, Any]:
@@ -49,12 +50,16 @@ def test_a_watcher_sees_the_standings_change_and_players_are_sent_to_their_game(
 
     async def scenario():
         watcher = await TournamentSocket.open(url, arena.token)
-        players = [await TournamentSocket.open(url, arena.token, c) for c in cookies]
+        # Anna's page is a game page's strip: quiet, told of her games, not of the standings.
+        players = [await TournamentSocket.open(url, arena.token, cookies[0], "?quiet=1"),
+                   await TournamentSocket.open(url, arena.token, cookies[1])]
         try:
             first = await watcher.next("tournament")
             await asyncio.to_thread(services.tournament_join, user=anna, token=arena.token)
             await asyncio.to_thread(services.tournament_join, user=boris, token=arena.token)
-            paired = [await p.next("paired") for p in players]
+            # The quiet one's very first message is its game: it was sent no standings.
+            paired = [json.loads(await asyncio.wait_for(players[0].connection.recv(), TIMEOUT)),
+                      await players[1].next("paired")]
             changed = await watcher.next("tournament", lambda m: len(m["games"]) == 1)
             await watcher.send_text('{"type": "join"}')
             refused = await watcher.next("error")
@@ -71,6 +76,7 @@ def test_a_watcher_sees_the_standings_change_and_players_are_sent_to_their_game(
     assert first["status"] == "started"
     assert first["standings"] == []
     assert first["me"] is None
+    assert paired[0]["type"] == "paired"
     assert paired[0]["url"] == paired[1]["url"] == changed["games"][0]["url"]
     assert [row["player"] for row in changed["standings"]] == [anna.username, boris.username]
     assert refused["code"] == "bad_message"
