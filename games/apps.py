@@ -17,6 +17,7 @@ class GamesConfig(AppConfig):
         from games.play import tasks as play_tasks  # noqa: F401
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401
+        from games.tournaments import tasks as tournament_tasks  # noqa: F401
 
         # A fresh site's database gets the shipped puzzles once migrated (`make run`).
         post_migrate.connect(_load_shipped_puzzles, sender=self)

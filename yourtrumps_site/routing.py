@@ -15,6 +15,7 @@ from django.urls import URLPattern, path, re_path
 
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 from games.play.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from games.tournaments.routing import websocket_urlpatterns as tournament_websocket_urlpatterns
 from yourtrumps_site.consumers import SiteConsumer
 from yourtrumps_site.sockets import no_such_route
 from yourtrumps_site.ws_cooldown import CooldownGate
@@ -36,6 +37,7 @@ websocket_urlpatterns = [
         path("ws/site/", SiteConsumer.as_asgi()),
         *games_websocket_urlpatterns,
         *matchmaking_websocket_urlpatterns,
+        *tournament_websocket_urlpatterns,
     ]),
     re_path(r"", no_such_route),  # last: whatever matched nothing above
 ]

@@ -242,7 +242,7 @@ CELERY_SLOW_QUEUE = env.str("CELERY_SLOW_QUEUE", default=f"{CELERY_TASK_DEFAULT_
 CELERY_OUTBOUND_QUEUE = env.str("CELERY_OUTBOUND_QUEUE",
                                 default=f"{CELERY_TASK_DEFAULT_QUEUE}-outbound")
 CELERY_SLOW_TASKS = ("replays.analyse_match", "puzzles.from_match", "notify.prune",
-                     "matchmaking.close_stale_tables")
+                     "matchmaking.close_stale_tables", "tournaments.schedule")
 CELERY_OUTBOUND_TASKS = ("notify.email", "notify.push")
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_SLOW_QUEUE),
                       Queue(CELERY_OUTBOUND_QUEUE))
@@ -261,6 +261,8 @@ CELERY_BEAT_SCHEDULE = {
     "notifications-prune": {"task": "notify.prune", "schedule": float(NOTIFICATIONS_PRUNE_SECONDS)},
     "matchmaking-close-stale-tables": {"task": "matchmaking.close_stale_tables",
                                        "schedule": 3600.0},
+    # The hourly arenas of the hours ahead (TOURNAMENTS_HOURLY below); made once each.
+    "tournaments-schedule": {"task": "tournaments.schedule", "schedule": 600.0},
 }
 
 # --- Play and matchmaking -------------------------------------------------------------------
@@ -558,3 +560,19 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
+
+# --- Tournaments (docs/tournaments.md) --------------------------------------------------------
+# A started arena's pairing wave runs at most this often on the deadline watch's tick (and at
+# once when a player joins or a game of it ends): a free player waits at most about this long
+# for another free player.
+TOURNAMENTS_WAVE_SECONDS = 1.0
+# How long an open tournament page (or arena game page) keeps its player pairable without
+# renewing (its socket renews every third of it).
+TOURNAMENTS_ALIVE_SECONDS = 15.0
+# After this long without a person to meet, a player who asked for it plays the AI.
+TOURNAMENTS_AI_AFTER_SECONDS = env.float("TOURNAMENTS_AI_AFTER_SECONDS", default=60.0)
+# The hourly arenas: a time control and their minutes each, made this many hours ahead by the
+# beat task `tournaments.schedule`.
+TOURNAMENTS_HOURLY = (("1+1", 30), ("3+2", 55))
+TOURNAMENTS_SCHEDULE_AHEAD_HOURS = 2
+TOURNAMENTS_RATE_LIMITS = {"create": (5, 3600), "join": (30, 60)}

@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("games.play.urls")),
     path("puzzles/", include("games.puzzles.urls")),
     path("", include("games.matchmaking.urls")),
+    path("", include("games.tournaments.urls")),
     path("", include("notifications.urls")),
 ]

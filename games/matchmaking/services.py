@@ -32,7 +32,9 @@ from games.matchmaking import errors, pairing
 from games.matchmaking.core import (
     LOBBY_GROUP,
     check_free,
+    group_send,
     in_live_game,
+    live_game_of,
     lobby_changed,
     lock_users,
     pools_changed,
@@ -51,7 +53,10 @@ from games.play.services import Player
 from games.play.time_control import TimeControl
 from notifications.services import notification_challenge, notification_challenge_answered
 
-__all__ = ["LOBBY_GROUP", "lobby_changed", "pools_changed", "user_group"]
+# What the arenas (`games.tournaments`) build their games with: the same locks and the same
+# start of a match as quick pairing.
+__all__ = ["LOBBY_GROUP", "group_send", "live_game_of", "lobby_changed", "lock_users",
+           "pools_changed", "rating_of", "start_match", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 

@@ -5,12 +5,17 @@ It runs in every Celery worker process (started when the worker is ready, `games
 in the embedded default where Celery is eager and there is no worker, in the web process
 (started by `yourtrumps_site.asgi`). Several watches are harmless: a deadline is enforced
 under its match's lock, and only while it is due.
+
+A part above play may ask the watch to run a job of its own on every look (`also_run`: the
+arenas' pairing and clock, `games.tournaments.tasks`); each job must be as harmless run by
+several watches at once, and a failing job does not stop the others.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -19,6 +24,13 @@ logger = logging.getLogger(__name__)
 
 _starting = threading.Lock()
 _watch: tuple[threading.Thread, threading.Event] | None = None
+_jobs: list[Callable[[], object]] = []
+
+
+def also_run(job: Callable[[], object]) -> None:
+    """Run `job` on every look of this process's watch (once, however often it is asked)."""
+    if job not in _jobs:
+        _jobs.append(job)
 
 
 def interval_seconds() -> float:
@@ -65,6 +77,7 @@ def _watch_until(interval: float, stopping: threading.Event) -> None:
     while not stopping.wait(interval):
         try:
             services.deadlines_enforce()
+            _run_jobs()
         except Exception:
             # The database or the broker is away: say so once, and keep trying.
             if not failing:
@@ -78,6 +91,15 @@ def _watch_until(interval: float, stopping: threading.Event) -> None:
         close_old_connections()
     # The thread ends here: its session would otherwise stay open until it is collected.
     _close_quietly()
+
+
+def _run_jobs() -> None:
+    for job in list(_jobs):
+        try:
+            job()
+        except Exception:
+            logger.exception("a job of the deadline watch failed")
+            _close_quietly()
 
 
 def _close_quietly() -> None:

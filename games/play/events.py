@@ -11,8 +11,9 @@ arguments are plain JSON values, the instants ISO 8601 strings in UTC):
 - `time_running_low`, task `notify.correspondence_reminder`, arguments (match id, user id,
   ply, due as ISO): a quarter of the time per move is left to the user to act in a timed
   correspondence game (once per turn).
-- `match_finished`, task `notify.match_finished`, argument (match id): any match has ended (a
-  result or an abort); the match row has the result, its seats who won.
+- `match_finished`, tasks `notify.match_finished` and `tournaments.match_finished`, argument
+  (match id): any match has ended (a result or an abort); the match row has the result, its
+  seats who won.
 - `rematch_offered`, task `notify.rematch_offered`, arguments (match id, seat): the person at
   `seat` offered the others a rematch of the match (which is over).
 - `draw_declined`, task `notify.draw_declined`, arguments (match id, version, offerer seat,
@@ -44,6 +45,8 @@ FINISHED_TASK = "notify.match_finished"
 REMATCH_TASK = "notify.rematch_offered"
 DRAW_DECLINED_TASK = "notify.draw_declined"
 SEEN_TASK = "notify.match_seen"
+# The arenas score a finished game and pair its players again (`games.tournaments.tasks`).
+TOURNAMENT_FINISHED_TASK = "tournaments.match_finished"
 
 
 def _iso(at: datetime | None) -> str | None:
@@ -71,6 +74,7 @@ def time_running_low(*, match_id: int, user_id: int, ply: int, due_at: datetime)
 def match_finished(*, match_id: int) -> None:
     """Match `match_id` has ended (finished or aborted)."""
     _send(FINISHED_TASK, match_id)
+    _send(TOURNAMENT_FINISHED_TASK, match_id)
 
 
 def rematch_offered(*, match_id: int, seat: int) -> None:

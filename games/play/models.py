@@ -203,6 +203,9 @@ class Seat(models.Model):
     # The open game sockets of this seat whose page is in view and focused: while one is (and
     # the presence lease runs) the player sees their turns come, and is not notified of them.
     focused = models.PositiveSmallIntegerField(_("focused pages"), default=0)
+    # The player gave up half their time and the increment before their first move (an
+    # arena's berserk, `games.play.services.berserk`): their moves add no increment.
+    berserk = models.BooleanField(_("berserk"), default=False)
 
     class Meta:
         verbose_name = _("seat")

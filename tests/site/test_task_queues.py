@@ -37,10 +37,11 @@ FAST_TASKS = {
     "games.ai_move", "games.ai_draw_answer", "yourtrumps.ping", "notify.match_finished",
     "notify.correspondence_turn", "notify.correspondence_reminder", "notify.rematch_offered",
     "notify.draw_declined", "notify.match_seen",
+    "tournaments.match_finished",
 }
 OUTBOUND_TASKS = {"notify.email", "notify.push"}
 SLOW_TASKS = {"replays.analyse_match", "puzzles.from_match", "notify.prune",
-              "matchmaking.close_stale_tables"}
+              "matchmaking.close_stale_tables", "tournaments.schedule"}
 
 # Seat 0 (the person) leads; the AI at seat 1 answers.
 START = "SH 7C9DJSQD/6H8CKDTS - 0 -"

@@ -20,6 +20,7 @@ acts), `endings` (resign, abort, draws, claim), `rematch`, `presence`; `core` an
 are this package's own (the lock, the change and its broadcast; the end of a match).
 """
 
+from games.play.services.berserk import seat_berserk
 from games.play.services.core import Change, Player, ai_move_send, group_name
 from games.play.services.deadlines import deadlines_enforce, match_deadline_enforce
 from games.play.services.endings import (
@@ -59,6 +60,7 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "move_apply",
+    "seat_berserk",
     "seat_focus_change",
     "seat_presence_change",
     "seat_presence_renew",

@@ -228,7 +228,8 @@ def move_apply(
             except InvalidNotationError as error:
                 raise PlayError(errors.ILLEGAL_MOVE, str(error)) from None
             if mover.clock_ms is not None:
-                mover.clock_ms = mover.clock_ms - elapsed + match.clock_increment * 1000
+                increment_ms = 0 if mover.berserk else match.clock_increment * 1000
+                mover.clock_ms = mover.clock_ms - elapsed + increment_ms
                 mover.save(update_fields=["clock_ms"])
             match.ply += 1
             Move.objects.create(

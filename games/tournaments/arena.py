@@ -1,0 +1,93 @@
+"""An arena's pairing waves (`docs/tournaments.md`): every free player paired at once with a
+free player of near score and rating (`pairing`), and the AI for those who asked for it.
+
+Every wave holds its arena's row lock, so two processes never pair the same arena at once. A
+wave runs at once when a player joins or comes back and when a game of the arena is scored
+(on its end, `tasks.match_finished`), and besides on the deadline watch's tick
+(`services.tournaments_tick`, every `TOURNAMENTS_WAVE_SECONDS`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.matchmaking.services import lock_users
+from games.play.models import Match, Seat, Status
+from games.tournaments import pairing
+from games.tournaments.core import game_start, match_url, tell_paired, tournament_changed
+from games.tournaments.models import Participant, Tournament, TournamentKind, TournamentStatus
+
+
+def _wave_due(tournament: Tournament, now: datetime) -> bool:
+    last = tournament.last_wave_at
+    return last is None or (now - last).total_seconds() >= settings.TOURNAMENTS_WAVE_SECONDS * 0.9
+
+
+def _free(tournament_id: int, now: datetime) -> list[Participant]:
+    return list(Participant.objects.filter(
+        tournament_id=tournament_id, paused=False, withdrawn=False,
+        free_since__isnull=False, present_until__gt=now,
+    ))
+
+
+def _ai_due(participant: Participant, now: datetime) -> bool:
+    return (participant.ai_opt_in and participant.free_since is not None
+            and (now - participant.free_since).total_seconds()
+            >= settings.TOURNAMENTS_AI_AFTER_SECONDS)
+
+
+def arena_wave(*, tournament_id: int, now: datetime | None = None,
+               force: bool = False) -> list[Match]:
+    """Pair the free players of a started arena (`pairing.pair`), and give the AI to those
+    who asked for it and have waited long enough with nobody to meet. Without `force`,
+    nothing happens if a wave ran less than `TOURNAMENTS_WAVE_SECONDS` ago."""
+    now = now or timezone.now()
+    free = _free(tournament_id, now)  # read without the lock first: most ticks pair nobody
+    if len(free) < 2 and not any(_ai_due(p, now) for p in free):
+        return []
+    matches: list[Match] = []
+    told: dict[str, str] = {}
+    with transaction.atomic():
+        # A wave already running holds the row: this one stands aside rather than queue
+        # behind it (in a burst of game ends one wave pairs everyone freed; whoever it missed
+        # is paired by the next, at the latest the tick's within a second).
+        tournament = Tournament.objects.select_for_update(no_key=True, skip_locked=True).filter(
+            pk=tournament_id, kind=TournamentKind.ARENA, status=TournamentStatus.STARTED,
+            ends_at__gt=now).first()
+        if tournament is None or not (force or _wave_due(tournament, now)):
+            return []
+        tournament.last_wave_at = now
+        tournament.save(update_fields=["last_wave_at"])
+        free = _free(tournament_id, now)
+        # Someone playing a live game elsewhere waits for its end (they are not free).
+        busy = set(Seat.objects.filter(
+            user_id__in=[p.user_id for p in free], match__correspondence=False,
+            match__status__in=[Status.TRUMPS, Status.PLAYING]).values_list("user_id", flat=True))
+        free = [p for p in free if p.user_id not in busy]
+        by_user = {p.user_id: p for p in free}
+        pairs = pairing.pair([
+            pairing.Candidate(key=p.user_id, score=p.score, rating=p.rating,
+                              last_opponent=p.last_opponent) for p in free])
+        paired = {c.key for pair in pairs for c in pair}
+        lonely = [p for p in free if p.user_id not in paired and _ai_due(p, now)]
+        if not pairs and not lonely:
+            return []
+        users = lock_users(sorted(paired | {p.user_id for p in lonely}))
+        for a, b in pairs:
+            match = game_start(tournament, [by_user[a.key], by_user[b.key]], users, now)
+            if match is not None:
+                matches.append(match)
+                told.update({str(a.key): match_url(match), str(b.key): match_url(match)})
+        for participant in lonely:
+            match = game_start(tournament, [participant], users, now)
+            if match is not None:
+                matches.append(match)
+                told[str(participant.user_id)] = match_url(match)
+        if matches:
+            transaction.on_commit(lambda: (tell_paired(tournament_id, told),
+                                           tournament_changed(tournament_id)))
+    return matches

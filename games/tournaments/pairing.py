@@ -1,0 +1,66 @@
+"""The pairing of one arena wave: pure functions, no Django.
+
+Every free player is a candidate; the candidates are ranked as the standings rank them
+(score, then rating) and each, from the top, meets the nearest candidate below them who was
+not their last opponent. Everyone who can be paired is paired in one wave: all of them when
+they are even, all but one when odd; a player meets their last opponent again only when that
+opponent is the only other free player. Neighbours in rank have near scores and ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A free player: `key` names them (the user id); `last_opponent` is the key of the
+    opponent of their last game (None: none yet)."""
+
+    key: int
+    score: int
+    rating: float
+    last_opponent: int | None = None
+
+
+def is_rematch(a: Candidate, b: Candidate) -> bool:
+    return a.last_opponent == b.key or b.last_opponent == a.key
+
+
+def ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
+    unique = {c.key: c for c in candidates}  # one player is one candidate
+    return sorted(unique.values(), key=lambda c: (-c.score, -c.rating, c.key))
+
+
+def pair(candidates: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:
+    """The pairs of one wave (each candidate at most once, never with itself)."""
+    waiting = ranked(candidates)
+    pairs: list[tuple[Candidate, Candidate]] = []
+    while len(waiting) >= 2:
+        first = waiting.pop(0)
+        index = next((i for i, other in enumerate(waiting) if not is_rematch(first, other)),
+                     None)
+        if index is None:
+            # Everyone left below them just played them (their last opponent, or players who
+            # have not played since meeting them): swap with an earlier pair if that avoids
+            # the rematch.
+            other = waiting.pop(0)
+            pairs.append(_untangle(pairs, first, other))
+            continue
+        pairs.append((first, waiting.pop(index)))
+    return pairs
+
+
+def _untangle(pairs: list[tuple[Candidate, Candidate]], first: Candidate,
+              other: Candidate) -> tuple[Candidate, Candidate]:
+    """Pair `first` and `other`, last opponents: if an earlier pair (p, q) lets p meet one and
+    q the other without a rematch, re-pair the four so; otherwise the rematch stands (they
+    are the only two free)."""
+    for index in range(len(pairs) - 1, -1, -1):
+        p, q = pairs[index]
+        for x, y in ((first, other), (other, first)):
+            if not is_rematch(p, x) and not is_rematch(q, y):
+                pairs[index] = (p, x)
+                return (q, y)
+    return (first, other)

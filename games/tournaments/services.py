@@ -1,0 +1,343 @@
+"""Tournament services (HackSoft style: keyword-only, typed, one transaction each): creating
+arenas and Swiss tournaments, the schedule, joining, pausing, withdrawing, berserk, the end of
+a game, and the tournaments' clock. An arena's pairing waves are in `arena`, a Swiss's rounds
+in `swiss_rounds`, what they share (locking, starting a game, telling the pages) in `core`.
+
+The clock (`tournaments_tick`, on the deadline watch every `TOURNAMENTS_WAVE_SECONDS`) starts
+the tournaments whose time has come, ends the arenas whose time is up, scores any ended game
+whose task was lost, and runs a wave of each arena on and the next round of each Swiss whose
+round is over.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.matchmaking.services import rating_of
+from games.play.errors import PlayError
+from games.play.models import Match, Move, SeatResult, Status, TerminationReason
+from games.play.services import seat_berserk
+from games.play.time_control import TimeControl
+from games.tournaments import errors
+from games.tournaments.arena import arena_wave
+from games.tournaments.core import (
+    rate_limit,
+    tournament_changed,
+    tournament_group,
+    tournament_of,
+)
+from games.tournaments.errors import TournamentError
+from games.tournaments.models import (
+    Participant,
+    Tournament,
+    TournamentGame,
+    TournamentKind,
+    TournamentStatus,
+)
+from games.tournaments.scoring import BASE_POINTS, Outcome, game_score
+from games.tournaments.swiss_rounds import swiss_round_next
+
+__all__ = ["arena_wave", "swiss_round_next", "tournament_group"]
+
+logger = logging.getLogger(__name__)
+
+OUTCOMES = {SeatResult.WIN: Outcome.WIN, SeatResult.DRAW: Outcome.DRAW,
+            SeatResult.LOSS: Outcome.LOSS}
+# A Swiss's planned end, shown nowhere but kept as its latest end: each round at most the
+# players' two clocks of 60 moves and a minute between rounds.
+SWISS_MOVES_PER_ROUND = 60
+
+
+# --- creating ---------------------------------------------------------------------------------
+
+
+def tournament_create(
+    *,
+    creator: User | None,
+    name: str,
+    time_control: TimeControl,
+    starts_at: datetime,
+    minutes: int = 0,
+    rounds: int | None = None,
+    rated: bool = True,
+    public: bool = True,
+    schedule_key: str | None = None,
+    now: datetime | None = None,
+) -> Tournament:
+    """A new arena of `minutes`, or with `rounds` a Swiss (the form checks what a person may
+    choose: `forms.TournamentForm`). With a `schedule_key` the schedule's arena of that key,
+    made once."""
+    now = now or timezone.now()
+    if (rounds is None) == (minutes <= 0):
+        raise ValueError("an arena has minutes, a Swiss rounds")
+    if creator is not None:
+        rate_limit("create", creator)
+    if rounds is not None:
+        per_round = 2 * (time_control.initial or 0) + SWISS_MOVES_PER_ROUND * (
+            time_control.increment) + 60
+        ends_at = starts_at + timedelta(seconds=rounds * per_round)
+    else:
+        ends_at = starts_at + timedelta(minutes=minutes)
+    fields = dict(
+        name=name, creator=creator, public=public, rated=rated,
+        kind=TournamentKind.SWISS if rounds is not None else TournamentKind.ARENA,
+        rounds=rounds, clock_initial=time_control.initial or 0,
+        clock_increment=time_control.increment, starts_at=starts_at, ends_at=ends_at,
+        created_at=now,
+    )
+    if schedule_key is None:
+        return Tournament.objects.create(token=secrets.token_urlsafe(9), **fields)
+    tournament, _created = Tournament.objects.get_or_create(
+        schedule_key=schedule_key, defaults={"token": secrets.token_urlsafe(9), **fields})
+    return tournament
+
+
+def tournaments_schedule(*, now: datetime | None = None) -> list[Tournament]:
+    """The hourly arenas (`TOURNAMENTS_HOURLY`: a time control and minutes each) of the
+    hours ahead (`TOURNAMENTS_SCHEDULE_AHEAD_HOURS`); an arena made already is kept."""
+    now = now or timezone.now()
+    hour = now.replace(minute=0, second=0, microsecond=0)
+    made = []
+    for ahead in range(1, settings.TOURNAMENTS_SCHEDULE_AHEAD_HOURS + 1):
+        starts_at = hour + timedelta(hours=ahead)
+        for key, minutes in settings.TOURNAMENTS_HOURLY:
+            made.append(tournament_create(
+                creator=None, name="", time_control=TimeControl.parse(key),
+                starts_at=starts_at, minutes=minutes, rated=True, public=True,
+                schedule_key=f"hourly {key} {starts_at:%Y-%m-%dT%H}", now=now,
+            ))
+    return made
+
+
+# --- joining, pausing, withdrawing --------------------------------------------------------
+
+
+def _lease(now: datetime) -> datetime:
+    return now + timedelta(seconds=settings.TOURNAMENTS_ALIVE_SECONDS)
+
+
+def _in_tournament_game(participant: Participant) -> bool:
+    return TournamentGame.objects.filter(
+        Q(user_a=participant.user_id) | Q(user_b=participant.user_id),
+        tournament_id=participant.tournament_id, scored=False,
+    ).exists()
+
+
+def tournament_join(*, user: User, token: str, now: datetime | None = None) -> Participant:
+    """Join the arena, or come back after a pause or a withdrawal: the standings keep what
+    the player had. A wave runs at once if the arena is on."""
+    now = now or timezone.now()
+    rate_limit("join", user)
+    with transaction.atomic():
+        tournament = tournament_of(token, lock=True)
+        if tournament.status == TournamentStatus.FINISHED or (
+                not tournament.is_swiss and tournament.ends_at <= now):
+            raise TournamentError(errors.FINISHED, _("This tournament is over."))
+        participant = Participant.objects.select_for_update().filter(
+            tournament=tournament, user=user).first()
+        if participant is None:
+            participant = Participant(tournament=tournament, user=user, joined_at=now,
+                                      rating=rating_of(user))
+        participant.paused = participant.withdrawn = False
+        participant.present_until = _lease(now)
+        if participant.free_since is None and not (
+                participant.pk is not None and _in_tournament_game(participant)):
+            participant.free_since = now
+        participant.save()
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: tournament_changed(tournament_id))
+    if tournament.status == TournamentStatus.STARTED and not tournament.is_swiss:
+        arena_wave(tournament_id=tournament.pk, now=now, force=True)
+    return participant
+
+
+def _own(token: str, user: User) -> tuple[Tournament, Participant]:
+    tournament = tournament_of(token, lock=True)
+    participant = Participant.objects.select_for_update().filter(
+        tournament=tournament, user=user).first()
+    if participant is None:
+        raise TournamentError(errors.NOT_JOINED, _("You have not joined this tournament."))
+    return tournament, participant
+
+
+def tournament_pause(*, user: User, token: str) -> Participant:
+    """Stop being paired (the game being played goes on); joining again resumes."""
+    with transaction.atomic():
+        tournament, participant = _own(token, user)
+        participant.paused = True
+        participant.save(update_fields=["paused"])
+        transaction.on_commit(lambda: tournament_changed(tournament.pk))
+    return participant
+
+
+def tournament_withdraw(*, user: User, token: str) -> bool:
+    """Leave the arena. A player who has played no game of it leaves its standings (True);
+    one who has stays in them, withdrawn, with what they scored (False)."""
+    with transaction.atomic():
+        tournament, participant = _own(token, user)
+        gone = participant.games == 0 and not _in_tournament_game(participant)
+        if gone:
+            participant.delete()
+        else:
+            participant.withdrawn = True
+            participant.save(update_fields=["withdrawn"])
+        transaction.on_commit(lambda: tournament_changed(tournament.pk))
+    return gone
+
+
+def participant_ai_opt_in(*, user: User, token: str, on: bool) -> Participant:
+    """Agree (or no longer) to play the AI, at the level of one's rating, after waiting
+    `TOURNAMENTS_AI_AFTER_SECONDS` for a person. Never on by default."""
+    with transaction.atomic():
+        _tournament_row, participant = _own(token, user)
+        participant.ai_opt_in = on
+        participant.save(update_fields=["ai_opt_in"])
+    return participant
+
+
+def participant_presence_renew(*, tournament_id: int, user: User,
+                               now: datetime | None = None) -> bool:
+    """The player's tournament page (or arena game page) is open: they may be paired."""
+    now = now or timezone.now()
+    return Participant.objects.filter(tournament_id=tournament_id, user=user).update(
+        present_until=_lease(now)) > 0
+
+
+# --- pairing ---------------------------------------------------------------------------------
+
+
+# --- the end of a game ------------------------------------------------------------------------
+
+
+def tournament_game_score(*, match_id: int, now: datetime | None = None,
+                          pair: bool = True) -> bool:
+    """Score an ended game of a tournament for its players, once (False if it is no
+    tournament's, not over, or scored already); they are free again, and then an arena's wave
+    runs, or a Swiss's next round starts if this was its round's last game. An aborted game
+    scores nothing. A player who lost on time without making a move is paused (they are
+    away). Without `pair`, nothing more: the caller pairs (the tick, once for many games).
+    A game another process is scoring at this moment is left to it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = TournamentGame.objects.select_for_update(skip_locked=True, of=("self",)).filter(
+            match_id=match_id, scored=False).select_related("tournament").first()
+        if game is None:
+            return False
+        match = Match.objects.get(pk=match_id)
+        if not match.is_over:
+            return False
+        swiss = game.tournament.is_swiss
+        seats = list(match.seats.order_by("index"))
+        participants = {p.user_id: p for p in Participant.objects.select_for_update().filter(
+            tournament_id=game.tournament_id, user_id__in=game.user_ids()).order_by("pk")}
+        aborted = match.status == Status.ABORTED
+        for seat in seats:
+            participant = participants.get(seat.user_id) if seat.user_id is not None else None
+            if participant is None:
+                continue
+            opponent = seats[1 - seat.index].user_id or 0
+            if swiss:
+                # An aborted game of a round is a loss for both: the round must end.
+                outcome = OUTCOMES.get(seat.result, Outcome.LOSS)
+                points = BASE_POINTS[outcome.value]
+                participant.sheet = [*participant.sheet, [game.round, opponent, points]]
+                participant.score += points
+                participant.games += 1
+                participant.wins += 1 if outcome == Outcome.WIN else 0
+                setattr(game, "points_a" if seat.index == 0 else "points_b", points)
+            elif not aborted and seat.result in OUTCOMES:
+                scored = game_score(outcome=OUTCOMES[seat.result], streak=participant.streak,
+                                    berserk=seat.berserk)
+                participant.score += scored.points
+                participant.games += 1
+                participant.wins += 1 if seat.result == SeatResult.WIN else 0
+                participant.sheet = [*participant.sheet, scored.sheet_entry()]
+                participant.streak = scored.streak
+                setattr(game, "points_a" if seat.index == 0 else "points_b", scored.points)
+            if (match.termination == TerminationReason.TIMEOUT
+                    and seat.result == SeatResult.LOSS
+                    and not Move.objects.filter(match=match, seat=seat.index).exists()):
+                participant.paused = True
+            participant.last_opponent = opponent
+            participant.free_since = now
+            participant.rating = rating_of(participant.user)
+            participant.save()
+        game.scored = True
+        game.save(update_fields=["scored", "points_a", "points_b"])
+        tournament_id = game.tournament_id
+        transaction.on_commit(lambda: tournament_changed(tournament_id))
+    if pair and swiss:
+        swiss_round_next(tournament_id=tournament_id, now=now)
+    elif pair:
+        arena_wave(tournament_id=tournament_id, now=now, force=True)
+    return True
+
+
+def arena_berserk(*, user: User, match_id: int, now: datetime | None = None) -> bool:
+    """Berserk in one's arena game before one's first move: half the time, no increment,
+    one more point for a win. False if the player was berserk already."""
+    now = now or timezone.now()
+    game = TournamentGame.objects.filter(match_id=match_id, scored=False,
+                                         tournament__kind=TournamentKind.ARENA).first()
+    if game is None or user.pk not in game.user_ids():
+        raise TournamentError(errors.NOT_YOUR_GAME,
+                              _("This is not a game of yours in a tournament."))
+    seat = 0 if game.user_a_id == user.pk else 1
+    try:
+        change = seat_berserk(match_id=match_id, seat=seat, now=now)
+    except PlayError:
+        raise TournamentError(errors.BERSERK_REFUSED,
+                              _("Berserk is only possible before your first move.")) from None
+    if change is not None:
+        tournament_id = game.tournament_id
+        transaction.on_commit(lambda: tournament_changed(tournament_id))
+    return change is not None
+
+
+# --- the clock of the arenas ------------------------------------------------------------------
+
+
+def tournaments_tick(*, now: datetime | None = None) -> None:
+    """Start the tournaments whose time has come, end the arenas whose time is up, score
+    ended games whose task was lost, run a wave of each arena on and the next round of each
+    Swiss whose round is over (each harmless run twice or by two processes at once:
+    conditional updates and the tournaments' row locks)."""
+    now = now or timezone.now()
+    for tournament_id in Tournament.objects.filter(
+            status=TournamentStatus.CREATED, starts_at__lte=now).values_list("pk", flat=True):
+        with transaction.atomic():
+            started = Tournament.objects.filter(
+                pk=tournament_id, status=TournamentStatus.CREATED,
+            ).update(status=TournamentStatus.STARTED)
+            if started:
+                # Who joined early starts waiting now (the AI's wait counts from here).
+                Participant.objects.filter(tournament_id=tournament_id,
+                                           free_since__isnull=False).update(free_since=now)
+        if started:
+            tournament_changed(tournament_id)
+    for tournament_id in Tournament.objects.filter(
+            kind=TournamentKind.ARENA, status=TournamentStatus.STARTED, ends_at__lte=now,
+    ).values_list("pk", flat=True):
+        if Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.STARTED).update(
+                status=TournamentStatus.FINISHED):
+            tournament_changed(tournament_id)
+    for match_id in TournamentGame.objects.filter(
+            scored=False, match__status__in=[Status.FINISHED, Status.ABORTED],
+    ).values_list("match_id", flat=True)[:200]:
+        # Paired below, once for all of them (a wave per game would queue on the lock).
+        tournament_game_score(match_id=match_id, now=now, pair=False)
+    for tournament_id, kind in Tournament.objects.filter(
+            status=TournamentStatus.STARTED).values_list("pk", "kind"):
+        if kind == TournamentKind.SWISS:
+            swiss_round_next(tournament_id=tournament_id, now=now)
+        else:
+            arena_wave(tournament_id=tournament_id, now=now)

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from games.tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="list"),
+    path("tournaments/new/", views.tournament_new, name="new"),
+    path("tournament/<token:token>/", views.tournament_detail, name="detail"),
+    path("tournament/<token:token>/join/", views.tournament_join, name="join"),
+    path("tournament/<token:token>/pause/", views.tournament_pause, name="pause"),
+    path("tournament/<token:token>/withdraw/", views.tournament_withdraw, name="withdraw"),
+    path("tournament/<token:token>/ai/", views.tournament_ai_opt_in, name="ai_opt_in"),
+    path("tournament/game/<int:match_id>/berserk/", views.arena_berserk, name="berserk"),
+]

@@ -1,0 +1,191 @@
+"""The arena's services on real PostgreSQL: joining, pairing, scoring, berserk, the AI on
+request, fair play, and waves racing each other."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.play import services as play
+from games.play.models import Match, Seat, Status
+from games.play.time_control import TimeControl
+from games.tournaments import services
+from games.tournaments.errors import TournamentError
+from games.tournaments.models import Participant, Tournament, TournamentGame, TournamentStatus
+from tests.support.threads import run_together
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_of(match: Match, user) -> int:
+    return Seat.objects.get(match=match, user=user).index
+
+
+def resign(game: TournamentGame, loser) -> None:
+    """The trumps chosen (by their timeouts), then `loser` resigns."""
+    match = game.match
+    while match.status == Status.TRUMPS:
+        play.match_deadline_enforce(match_id=match.pk, now=match.due_at)
+        match.refresh_from_db()
+    play.match_resign(match_id=match.pk, seat=seat_of(match, loser), now=match.turn_started_at)
+
+
+def opponents(tournament) -> set[frozenset[int]]:
+    return {frozenset(g.user_ids()) for g in TournamentGame.objects.filter(tournament=tournament)}
+
+
+def test_joined_players_are_paired_at_once_and_scored_when_their_game_ends(arena, make_player):
+    anna, boris, clara = make_player(1600), make_player(1500), make_player(1400)
+    now = timezone.now()
+    services.tournament_join(user=anna, token=arena.token, now=now)
+    assert not Match.objects.exists()  # alone: waits
+
+    services.tournament_join(user=boris, token=arena.token, now=now)
+    services.tournament_join(user=clara, token=arena.token, now=now)
+
+    game = TournamentGame.objects.get()
+    assert set(game.user_ids()) == {anna.pk, boris.pk}
+    assert game.match.rated
+    resign(game, boris)
+    assert services.tournament_game_score(match_id=game.match_id, now=now)
+    assert not services.tournament_game_score(match_id=game.match_id, now=now)  # once
+
+    winner = Participant.objects.get(tournament=arena, user=anna)
+    loser = Participant.objects.get(tournament=arena, user=boris)
+    assert (winner.score, winner.games, winner.sheet) == (2, 1, [[2, 0, 0]])
+    assert (loser.score, loser.games) == (0, 1)
+    # Both free again with clara waiting: no immediate rematch, clara meets one of them.
+    assert opponents(arena) - {frozenset((anna.pk, boris.pk))} in (
+        {frozenset((anna.pk, clara.pk))}, {frozenset((boris.pk, clara.pk))})
+
+
+def test_a_streak_and_a_berserk_win_score_as_documented(arena, make_player):
+    anna, boris = make_player(1500), make_player(1500)
+    now = timezone.now()
+    for user in (anna, boris):
+        services.tournament_join(user=user, token=arena.token, now=now)
+    for round_ in range(3):
+        game = TournamentGame.objects.get(scored=False)
+        if round_ == 2:
+            assert services.arena_berserk(user=anna, match_id=game.match_id, now=now)
+            seat = Seat.objects.get(match_id=game.match_id, user=anna)
+            assert seat.berserk
+            assert seat.clock_ms == 90_000
+        resign(game, boris)
+        services.tournament_game_score(match_id=game.match_id, now=now)
+
+    anna_row = Participant.objects.get(tournament=arena, user=anna)
+    assert anna_row.sheet == [[2, 0, 0], [2, 0, 0], [5, 1, 1]]
+    assert anna_row.score == 9
+    assert anna_row.on_fire
+
+
+def test_berserk_is_refused_after_ones_first_move_and_to_others(arena, make_player):
+    anna, boris, stranger = make_player(), make_player(), make_player()
+    for user in (anna, boris):
+        services.tournament_join(user=user, token=arena.token)
+    game = TournamentGame.objects.get()
+
+    with pytest.raises(TournamentError) as refused:
+        services.arena_berserk(user=stranger, match_id=game.match_id)
+    assert refused.value.code == "not_your_game"
+    assert services.arena_berserk(user=anna, match_id=game.match_id)
+    assert not services.arena_berserk(user=anna, match_id=game.match_id)  # once
+
+
+def test_leaving_and_coming_back_keeps_the_standing(arena, make_player):
+    anna, boris = make_player(), make_player()
+    for user in (anna, boris):
+        services.tournament_join(user=user, token=arena.token)
+    game = TournamentGame.objects.get()
+    resign(game, boris)
+    services.tournament_game_score(match_id=game.match_id)
+    TournamentGame.objects.filter(scored=False).delete()  # the next pairing is not this test's
+    Match.objects.filter(status__in=[Status.TRUMPS, Status.PLAYING]).delete()
+
+    assert not services.tournament_withdraw(user=anna, token=arena.token)  # played: stays
+    services.tournament_join(user=anna, token=arena.token)
+
+    row = Participant.objects.get(tournament=arena, user=anna)
+    assert (row.score, row.games, row.withdrawn) == (2, 1, False)
+
+
+def test_the_ai_comes_only_to_those_who_asked_after_the_wait(arena, make_player, settings):
+    settings.TOURNAMENTS_AI_AFTER_SECONDS = 30
+    anna, boris = make_player(1500), make_player(1500)
+    now = timezone.now()
+    services.tournament_join(user=anna, token=arena.token, now=now)
+    services.participant_ai_opt_in(user=anna, token=arena.token, on=True)
+    assert services.arena_wave(tournament_id=arena.pk, now=now + timedelta(seconds=10),
+                               force=True) == []
+    other = services.tournament_create(
+        creator=None, name="Other", time_control=TimeControl(180, 2),
+        starts_at=now - timedelta(seconds=1), minutes=60)
+    services.tournaments_tick(now=now)
+    services.tournament_join(user=boris, token=other.token, now=now)  # never asked
+
+    later = now + timedelta(seconds=31)
+    for tournament in (arena, other):
+        services.participant_presence_renew(tournament_id=tournament.pk, user=anna, now=later)
+        services.participant_presence_renew(tournament_id=tournament.pk, user=boris, now=later)
+    matches = services.arena_wave(tournament_id=arena.pk, now=later, force=True)
+    assert services.arena_wave(tournament_id=other.pk, now=later, force=True) == []
+
+    match = matches[0]
+    assert sorted(seat.ai_level is not None for seat in match.seats.all()) == [False, True]
+    assert not match.rated
+
+
+def test_a_player_who_never_moves_loses_on_time_and_is_paused(arena, make_player):
+    anna, boris = make_player(), make_player()
+    now = timezone.now()
+    for user in (anna, boris):
+        services.tournament_join(user=user, token=arena.token, now=now)
+    game = TournamentGame.objects.get()
+    match = game.match
+    while match.status == Status.TRUMPS:  # both trump choices, by their timeouts
+        play.match_deadline_enforce(match_id=match.pk, now=match.due_at)
+        match.refresh_from_db()
+    idle = match.seats.get(index=match.to_move).user
+    play.match_deadline_enforce(match_id=match.pk, now=match.due_at)  # the flag falls
+
+    services.tournament_game_score(match_id=match.pk)
+
+    assert Participant.objects.get(tournament=arena, user=idle).paused
+    assert not Participant.objects.exclude(user=idle).get(tournament=arena).paused
+
+
+@pytest.mark.django_db(transaction=True)
+def test_waves_racing_each_other_pair_each_player_once(arena, make_player):
+    users = [make_player(1400 + 10 * i) for i in range(20)]
+    now = timezone.now()
+    Participant.objects.bulk_create([
+        Participant(tournament=arena, user=user, rating=1500, joined_at=now, free_since=now,
+                    present_until=now + timedelta(minutes=5)) for user in users])
+
+    results = run_together(*[
+        lambda: services.arena_wave(tournament_id=arena.pk, now=now, force=True)] * 4)
+
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
+    assert TournamentGame.objects.filter(tournament=arena).count() == 10
+    assert not Participant.objects.filter(tournament=arena, free_since__isnull=False).exists()
+
+
+def test_the_schedule_makes_each_hourly_arena_once_and_the_clock_ends_them(settings):
+    settings.TOURNAMENTS_HOURLY = (("1+1", 30), ("3+2", 55))
+    now = timezone.now()
+    first = services.tournaments_schedule(now=now)
+    again = services.tournaments_schedule(now=now)
+
+    assert len(first) == 2 * settings.TOURNAMENTS_SCHEDULE_AHEAD_HOURS
+    assert [t.pk for t in first] == [t.pk for t in again]
+    assert Tournament.objects.count() == len(first)
+    last = max(t.ends_at for t in first)
+    services.tournaments_tick(now=last + timedelta(seconds=1))
+    services.tournaments_tick(now=last + timedelta(seconds=2))
+    assert set(Tournament.objects.values_list("status", flat=True)) == {
+        TournamentStatus.FINISHED}
