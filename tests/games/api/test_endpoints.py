@@ -64,7 +64,8 @@ def test_tokens_and_scopes_are_checked_with_clear_errors(make_user):
         200, {"name": "robo", "title": "BOT", "bot_challenges": True, "scopes": ["games:read"]})
     # Only the digest is kept: the text is nowhere in the database.
     stored = ApiToken.objects.get(user=bot)
-    assert stored.digest == token_digest(token) and token not in stored.digest
+    assert stored.digest == token_digest(token)
+    assert token not in stored.digest
     assert stored.last_used_at is not None
     # Past the limits: a token's calls, an address's failed authentications.
     with override_settings(API_RATE_LIMITS={"request": (3, 60), "auth_failure": (2, 60),
@@ -78,7 +79,8 @@ def calls_past_the_limit_are_refused_with_the_wait(make_user):
     for _ in range(3):
         assert call(client, "get", "/api/account", token=token)[0] == 200
     response = client.get("/api/account", HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert response.status_code == 429 and response.json()["error"] == "rate_limited"
+    assert response.status_code == 429
+    assert response.json()["error"] == "rate_limited"
     assert int(response["Retry-After"]) >= 1
     statuses = [call(client, "get", "/api/account", token=f"yt_guess{n}")[0] for n in range(3)]
     assert statuses == [401, 401, 429]
@@ -96,7 +98,8 @@ def upgrade_only_a_fresh_account(make_user):
     assert (status, body["error"]) == (400, "not_fresh")
     fresh.refresh_from_db()
     played.refresh_from_db()
-    assert fresh.is_bot and not played.is_bot
+    assert fresh.is_bot
+    assert not played.is_bot
     # A person's token may not play as a bot.
     status, body = call(client, "post", "/api/bot/game/1/resign", token=played_token)
     assert (status, body["error"]) == (403, "not_a_bot")
@@ -143,7 +146,8 @@ def test_moves_go_through_the_one_door_and_bad_ones_change_nothing(make_user):
     assert list(Move.objects.filter(match=match).values_list("text", flat=True)) == ["7C"]
     assert call(client, "post", f"{path}/resign", token=second_token)[0] == 200
     match.refresh_from_db()
-    assert match.status == Status.FINISHED and match.loser_seat == 1
+    assert match.status == Status.FINISHED
+    assert match.loser_seat == 1
     # A draw offered, then accepted.
     match = duel_of(first, second, time_control=TimeControl(180, 2))
     path = f"/api/bot/game/{match.pk}"
@@ -167,7 +171,8 @@ def challenges_between_bots_and_people(make_user):
     person_token = token_create(user=person, name="p", scopes=[TokenScope.CHALLENGE]).text
     status, made = call(client, "post", "/api/challenge/anna", token=bot_token,
                         time_control="3+2", rated="true")
-    assert status == 200 and made["challenger"] == {"name": "robo", "title": "BOT",
+    assert status == 200
+    assert made["challenger"] == {"name": "robo", "title": "BOT",
                                                     "rating": 1500}
     assert (made["dest_user"]["name"], made["rated"], made["time_control"]) == (
         "anna", True, "3+2")
@@ -209,18 +214,24 @@ def the_public_reads(make_user):
         services.move_apply(match_id=finished.pk, seat=seat, move=move, expected_ply=ply)
     private = duel_of(first, second, public=False)
     status, profile = call(client, "get", "/api/user/FIRST")
-    assert status == 200 and profile["name"] == "first" and profile["title"] == "BOT"
+    assert status == 200
+    assert profile["name"] == "first"
+    assert profile["title"] == "BOT"
     assert (profile["played"], profile["lost"]) == (1, 1)
     assert [r["mode"] for r in profile["ratings"]] == ["duel", "table", "correspondence",
                                                        "puzzle"]
     assert call(client, "get", "/api/user/nobody")[0] == 404
     status, game = call(client, "get", f"/api/game/{finished.pk}")
-    assert status == 200 and game["moves"] == ["7C", "8C-KD", "+3", "6D"]
-    assert game["status"] == "finished" and game["loser"] == 0 and game["record"]
+    assert status == 200
+    assert game["moves"] == ["7C", "8C-KD", "+3", "6D"]
+    assert game["status"] == "finished"
+    assert game["loser"] == 0
+    assert game["record"]
     assert [p["title"] for p in game["players"]] == ["BOT", None]
     assert call(client, "get", f"/api/game/{private.pk}")[0] == 404
     status, mine = call(client, "get", f"/api/game/{private.pk}", token=first_token)
-    assert status == 200 and mine["seat"] == 0
+    assert status == 200
+    assert mine["seat"] == 0
     response = client.get("/api/games/user/second?result=win")
     assert response["Content-Type"] == "application/x-ndjson"
     lines = [json.loads(line) for line in response.content.decode().splitlines()]
@@ -232,10 +243,12 @@ def the_public_reads(make_user):
     status, body = call(client, "get", "/api/games/user/second?max=0")
     assert (status, body["error"]) == (400, "bad_request")
     status, board = call(client, "get", "/api/leaderboard?mode=duel")
-    assert status == 200 and board["mode"] == "duel"
+    assert status == 200
+    assert board["mode"] == "duel"
     assert call(client, "get", "/api/leaderboard?mode=chess")[0] == 400
     schema = client.get("/api/openapi.json").json()
     assert "/api/bot/game/{game_id}/move/{move}" in schema["paths"]
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
     docs = client.get("/api/")
-    assert docs.status_code == 200 and b"/api/stream/event" in docs.content
+    assert docs.status_code == 200
+    assert b"/api/stream/event" in docs.content
