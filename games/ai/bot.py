@@ -234,7 +234,9 @@ class Bot:
                         return
                     if state["version"] > acted and self._act(game_id, state, history):
                         acted = state["version"]
-                return  # the server ends the stream of a game that is over
+                # The server ends the stream after a game's last state; an end before that
+                # is a connection cut short (a server stopped): open it again.
+                self.say(f"game {game_id} stream ended early; reconnecting")
             except Refused as error:
                 self.say(f"game {game_id}: {error}")
                 return
