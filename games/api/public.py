@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from ninja import Router
@@ -17,13 +16,13 @@ from games.api import errors, selectors
 from games.api.auth import caller_of
 from games.api.bot import REFUSALS, STREAM_DOC
 from games.api.errors import ApiError
+from games.api.forms import GamesQueryForm
 from games.api.game_stream import game_lines
 from games.api.schemas import GameRecordOut, LeaderboardOut, ProfileOut
 from games.api.streams import NDJSON, line, ndjson_response
 from games.matchmaking.selectors import leaderboard as leaderboard_get
 from games.play import selectors as play_selectors
 from games.play.models import Match, Seat
-from games.replays.forms import HistoryFilterForm
 from games.replays.history import history_queryset
 from games.replays.selectors import record_available
 from games.replays.services import RecordNotAvailableError, record_export
@@ -72,21 +71,16 @@ async def profile(request: HttpRequest, username: str) -> dict[str, Any]:
     return await db_call(_profile, username)
 
 
-def _games(username: str, query: dict[str, str], reader_id: int | None) -> list[dict[str, Any]]:
+def _games(username: str, form: GamesQueryForm, reader_id: int | None
+           ) -> list[dict[str, Any]]:
     user = _player(username)
-    form = HistoryFilterForm(query, for_player=True)
     if not form.is_valid():
         field, problems = next(iter(form.errors.items()))
         raise ApiError(400, errors.BAD_REQUEST, f"{field}: {problems[0]}")
     opponent = None
     if form.cleaned_data.get("opponent"):
         opponent = _player(form.cleaned_data["opponent"])
-    try:
-        count = int(query.get("max", settings.API_GAMES_MAX))
-    except ValueError:
-        raise ApiError(400, errors.BAD_REQUEST, "max: a whole number") from None
-    if not 1 <= count <= settings.API_GAMES_MAX:
-        raise ApiError(400, errors.BAD_REQUEST, f"max: 1 to {settings.API_GAMES_MAX}")
+    count = form.count
     matches = history_queryset(filters=form.filters(opponent=opponent), player_id=user.pk)
     found = list(matches[:count])
     seats: dict[int, list[Seat]] = {}
@@ -105,8 +99,8 @@ def _games(username: str, query: dict[str, str], reader_id: int | None) -> list[
                     "history page: opponent, result (win, loss, draw), rated (rated, casual), "
                     "against (ai, people), time_control, players, date_from, date_to; max")
 async def games(request: HttpRequest, username: str) -> HttpResponse:
-    query = {key: request.GET[key] for key in request.GET}
-    found = await db_call(_games, username, query, _reader_id(request))
+    form = GamesQueryForm(request.GET)
+    found = await db_call(_games, username, form, _reader_id(request))
     # At most `API_GAMES_MAX` lines, read at once: sent whole, one game a line.
     return HttpResponse(b"".join(line(game) for game in found), content_type=NDJSON)
 

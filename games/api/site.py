@@ -27,8 +27,10 @@ api = NinjaAPI(
     version="1",
     description="The public read API and the Bot API of Your Trumps (docs/api.md).",
     auth=TokenAuth(),
-    docs_url=None,  # the site's own page, /api/, shows the schema (no third-party scripts)
-    openapi_url="/openapi.json",
+    # The site's own page, /api/, shows the schema (no third-party scripts), and serves it
+    # made once (`games.api.views`).
+    docs_url=None,
+    openapi_url=None,
     urls_namespace="api",
 )
 api.add_router("/", bot.router)

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -15,8 +16,14 @@ from games.api.site import api
 METHODS = ("get", "post")
 
 
+@functools.cache
+def openapi_schema() -> dict[str, Any]:
+    """The schema, made once per process: it follows from the code alone."""
+    return dict(api.get_openapi_schema(path_prefix="/api"))
+
+
 def _operations() -> list[dict[str, Any]]:
-    schema = api.get_openapi_schema(path_prefix="/api")
+    schema = openapi_schema()
     rows = []
     for path, item in schema["paths"].items():
         for method in METHODS:
@@ -51,11 +58,16 @@ def curl_example(origin: str) -> str:
 
 
 @require_GET
+def openapi_json(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(openapi_schema())
+
+
+@require_GET
 def api_docs(request: HttpRequest) -> HttpResponse:
     origin = request.build_absolute_uri("/").rstrip("/")
     return render(request, "api/docs.html", {
         "operations": _operations(),
-        "schema_url": reverse("api:openapi-json"),
+        "schema_url": reverse("api_openapi"),
         "example": curl_example(origin),
         "settings_url": reverse("accounts:api_tokens"),
     })

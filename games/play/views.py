@@ -47,6 +47,8 @@ def viewer_of(request: HttpRequest) -> selectors.Viewer:
 @require_http_methods(["GET", "POST"])
 def play_ai(request: HttpRequest) -> HttpResponse:
     form = PlayAIForm(request.POST or None)
+    if request.method == "POST" and getattr(request.user, "is_bot", False):
+        form.add_error(None, _("A bot account plays only through the API."))
     if request.method == "POST" and form.is_valid():
         time_control = form.cleaned_data["time_control"]
         if request.user.is_authenticated:
@@ -161,6 +163,8 @@ def board_labels() -> dict[str, Any]:
         "handSize": [ngettext("%(n)d card", "%(n)d cards", n) % {"n": n} for n in range(37)],
         "trump": _("Trump: {suit}"),
         "you": _("You"),
+        # Translators: the title of a bot account beside its name, as lichess writes it.
+        "bot": _("BOT"),
         "yourTurn": _("Your turn"),
         "yourTurnLead": _("Your turn: lead any card"),
         "yourTurnBeat": _("Your turn: beat the top card or take"),

@@ -17,6 +17,8 @@ from games.matchmaking.models import Challenge, ChallengeStatus
 from games.play import services
 from games.play.models import Match, Move, Status
 from games.play.services import Player
+from games.play.snapshots import match_snapshot
+from games.play.state_message import state_message
 from games.play.time_control import TimeControl
 from tests.games.conftest import SHORT_DUEL
 
@@ -138,6 +140,9 @@ def test_moves_go_through_the_one_door_and_bad_ones_change_nothing(make_user):
         assert (status, body["error"]) == (expected_status, code), body
         assert body["detail"]
     assert Move.objects.filter(match=match).count() == 0
+    # Marked BOT on the board, seen by anyone.
+    view = state_message(snapshot=match_snapshot(match_id=match.pk), viewer_seat=None)
+    assert [seat["bot"] for seat in view["seats"]] == [True, True]
     assert call(client, "post", f"{path}/move/7C?ply=0", token=first_token) == (
         200, {"ok": True, "version": Match.objects.get(pk=match.pk).version, "ply": 1})
     # The same move sent again is stale: applied once.

@@ -123,6 +123,24 @@ def test_a_visitor_is_refused(asgi_server):
     assert asyncio.run(scenario())["code"] == "not_logged_in"
 
 
+def test_a_bot_account_is_refused_the_lobby(asgi_server, make_player):
+    bot = make_player("droid")
+    bot.is_bot = True
+    bot.save(update_fields=["is_bot"])
+    cookie = session_cookie_for(bot)
+
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
+        try:
+            return await socket.next("error")
+        finally:
+            await socket.close()
+
+    refusal = asyncio.run(scenario())
+    assert (refusal["code"], refusal["detail"]) == (
+        "bot_account", "A bot account plays only through the API.")
+
+
 def test_players_on_two_daphne_processes_are_paired_by_waves_their_sockets_drive(
     start_asgi_server, make_player, lobby_settled
 ):
