@@ -10,10 +10,11 @@ processes on free local ports (the production topology's web tier; Redis carries
 between them). Each bot opens its event stream and its game's stream, on the servers in
 turn; once all are open it reads each server's resident memory (RSS, from /proc) against its
 memory before, so the figure is the memory per open stream. Then, `--moves` times over every
-game, after thinking (`--think`), the bot to move posts the first legal move its stream showed it: the round trip is
-from sending the POST to its answer, the delivery from sending it to the new state arriving
-on the opponent's game stream. It prints p50, p99 and max of both, and the load
-(`/proc/loadavg`) when it ran. The accounts and games it made are deleted at the end.
+game, after thinking (`--think`), the bot to move posts the first legal move its stream
+showed it: the round trip is from sending the POST to its answer, the delivery from sending
+it to the new state arriving on the opponent's game stream. It prints p50, p99 and max of
+both, and the load (`/proc/loadavg`) when it ran. The accounts and games it made are
+deleted at the end.
 """
 
 from __future__ import annotations

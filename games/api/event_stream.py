@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
+
 from games.api import selectors
 from games.api.streams import Listener, line
 from games.matchmaking.core import user_group
@@ -40,9 +43,17 @@ def _present(user_id: int) -> tuple[list[dict[str, Any]], dict[str, dict[str, An
     return [game for game in games if game is not None], _challenges(user_id)
 
 
+async def _mark_online(user_id: int) -> None:
+    """The account's event stream is open (the bots page lists the bots so marked); the mark
+    outlives a few keep-alives, so a stream cut off without a word drops off soon."""
+    await cache.aset(selectors.online_key(user_id), 1,
+                     timeout=3 * settings.API_STREAM_KEEPALIVE_SECONDS)
+
+
 async def event_lines(*, user_id: int) -> AsyncIterator[bytes]:
     listener = Listener()
     try:
+        await _mark_online(user_id)
         await listener.open(user_group(user_id))
         games, challenges = await db_call(_present, user_id)
         playing: set[int] = set()
@@ -55,6 +66,7 @@ async def event_lines(*, user_id: int) -> AsyncIterator[bytes]:
         while True:
             event = await listener.next()
             if event is None:
+                await _mark_online(user_id)
                 yield b"\n"
                 continue
             kind = event.get("type")
@@ -99,3 +111,4 @@ async def event_lines(*, user_id: int) -> AsyncIterator[bytes]:
                         yield line({"type": "gameFinish", "game": game})
     finally:
         await listener.close()
+        await cache.adelete(selectors.online_key(user_id))

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.utils import timezone
 
 from accounts.models import RatingMode, User
@@ -17,6 +19,34 @@ from games.play.time_control import TimeControl
 
 def _iso(at: Any) -> str | None:
     return None if at is None else at.isoformat()
+
+
+def online_key(user_id: int) -> str:
+    """The cache's mark of an account whose event stream is open (`event_stream`)."""
+    return f"api:online:{user_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineBot:
+    name: str
+    rating: int
+    provisional: bool
+    games: int
+
+
+def bots_online(*, limit: int = 200) -> list[OnlineBot]:
+    """The bot accounts with an event stream open, the best rated (duel) first."""
+    ids = list(User.objects.filter(is_bot=True, is_active=True)
+               .order_by("-last_login", "pk").values_list("pk", flat=True)[:2000])
+    marks = cache.get_many([online_key(user_id) for user_id in ids])
+    online = [user_id for user_id in ids if online_key(user_id) in marks]
+    names = dict(User.objects.filter(pk__in=online).values_list("pk", "username"))
+    ratings = rating_get_many(user_ids=online)
+    bots = [OnlineBot(name=names[user_id], rating=ratings[user_id].rating,
+                      provisional=ratings[user_id].provisional, games=ratings[user_id].games)
+            for user_id in online if user_id in names]
+    bots.sort(key=lambda bot: (-bot.rating, bot.name))
+    return bots[:limit]
 
 
 def player_view(user: User | None, rating: int | None = None) -> dict[str, Any] | None:

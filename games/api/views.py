@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from games.api.selectors import bots_online
 from games.api.site import api
 
 METHODS = ("get", "post")
@@ -55,6 +56,13 @@ def curl_example(origin: str) -> str:
         f"curl {origin}/api/user/anna",
         f"curl \"{origin}/api/games/user/anna?result=win&max=10\"",
     ])
+
+
+@require_GET
+def bots(request: HttpRequest) -> HttpResponse:
+    """The bots online (their event stream open), with their duel ratings."""
+    return render(request, "api/bots.html", {"bots": bots_online(),
+                                             "docs_url": reverse("api_docs")})
 
 
 @require_GET

@@ -93,6 +93,6 @@ def test_the_api_takes_no_session_for_a_token(django_user_model):
     """The API's views are exempt, and a signed-in browser's cookie alone acts for nobody."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(django_user_model.objects.create_user("csrf-victim", password="x"))
-    for url, view in API_URLS:
+    for url, _view in API_URLS:
         response = client.post(url, {"time_control": "3+2"})
         assert response.status_code in (400, 401, 403, 405), f"POST {url} with a cookie only"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import urllib.request
 
 import pytest
 
@@ -64,6 +65,11 @@ def test_two_bots_play_a_rated_duel_to_the_end_across_a_server_restart(
         bots.append(run_bot(url, first_token, 2))
         # The first bot leads; then it waits for the second, which is not there yet.
         wait_for(lambda: Move.objects.filter(match=match).exists())
+        # Its event stream open, it is listed among the bots online.
+        with urllib.request.urlopen(f"{url}/bots/") as page:
+            listed = page.read().decode()
+        assert "bot-level2" in listed
+        assert "bot-level1" not in listed
         server.kill()
         server = start_daphne(server_env, process_logs, port=port)
         bots.append(run_bot(url, second_token, 1))
