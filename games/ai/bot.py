@@ -307,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     except Refused as error:
         print(f"the site refused: {error}", file=sys.stderr)
         return 2
+    except (OSError, HTTPException) as error:  # before the first stream: nothing to resume
+        print(f"cannot reach the site: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return 0
