@@ -44,6 +44,10 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("bot account"), default=False)
     # Whether bots may challenge this player (people may turn it off).
     bot_challenges = models.BooleanField(_("accept challenges from bots"), default=True)
+    # The site's own AI at this level, a bot account on the rating scale
+    # (`manage.py ai_accounts`); None for everyone else.
+    ai_level = models.PositiveSmallIntegerField(_("the site's AI at level"), null=True,
+                                                blank=True, unique=True)
 
     objects = CaseInsensitiveUserManager()
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.selectors import ai_accounts
 from games.play import selectors, services
 from games.play.forms import PlayAIForm
 from games.play.models import Match, Seat, TerminationReason
@@ -61,7 +62,7 @@ def play_ai(request: HttpRequest) -> HttpResponse:
             time_control=time_control,
         )
         return redirect("games:match", match_id=match.pk)
-    return render(request, "games/play_ai.html", {"form": form})
+    return render(request, "games/play_ai.html", {"form": form, "ai_accounts": ai_accounts()})
 
 
 @require_GET
