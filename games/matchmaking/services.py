@@ -35,6 +35,7 @@ from games.matchmaking.core import (
     in_live_game,
     lobby_changed,
     lock_users,
+    person_check,
     pools_changed,
     rate_limit,
     rating_of,
@@ -51,7 +52,7 @@ from games.play.services import Player
 from games.play.time_control import TimeControl
 from notifications.services import notification_challenge, notification_challenge_answered
 
-__all__ = ["LOBBY_GROUP", "lobby_changed", "pools_changed", "user_group"]
+__all__ = ["LOBBY_GROUP", "lobby_changed", "person_check", "pools_changed", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 
@@ -89,6 +90,7 @@ def pool_join(
     player's own)."""
     now = now or timezone.now()
     players, _control = pool_spec(pool)  # refuses an unknown pool
+    person_check(user)
     rate_limit("pool_join", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -232,6 +234,7 @@ def seek_create(
 ) -> Seek:
     now = now or timezone.now()
     control = _time_control(time_control)
+    person_check(user)
     rate_limit("seek_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -275,6 +278,7 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
         raise _seek_gone()
     if seek.creator_id == user.pk:
         raise MatchmakingError(errors.OWN, _("You cannot accept your own seek."))
+    person_check(user)
     with transaction.atomic():
         users = lock_users([seek.creator_id, user.pk])
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
