@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games.api import selectors
-from games.api.streams import Listener, line
+from games.api.streams import Listener, ListenerLost, line
 from games.matchmaking.core import user_group
 from games.matchmaking.models import ChallengeStatus
 from games.play import services
@@ -64,7 +64,10 @@ async def event_lines(*, user_id: int) -> AsyncIterator[bytes]:
         for challenge in challenges.values():
             yield line({"type": "challenge", "challenge": challenge})
         while True:
-            event = await listener.next()
+            try:
+                event = await listener.next()
+            except ListenerLost:
+                return
             if event is None:
                 await _mark_online(user_id)
                 yield b"\n"

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils import translation
 
-from games.api.streams import Listener, line
+from games.api.streams import Listener, ListenerLost, line
 from games.play import services
 from games.play.errors import PlayError
 from games.play.leases import leases
@@ -57,7 +57,10 @@ async def game_lines(*, match_id: int, seat: int | None,
         sent = snapshot["version"]
         yield state_line(snapshot, seat, "gameFull")
         while snapshot["status"] not in OVER:
-            event = await listener.next()
+            try:
+                event = await listener.next()
+            except ListenerLost:
+                return
             if event is None:
                 yield b"\n"
                 continue

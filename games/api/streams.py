@@ -37,6 +37,10 @@ def ndjson_response(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
+class ListenerLost(Exception):
+    pass
+
+
 class Listener:
     """A channel of the layer in some groups, read into a queue by a task of its own."""
 
@@ -71,7 +75,11 @@ class Listener:
             self._queue.put_nowait(await self.layer.receive(self.channel))
 
     async def next(self) -> dict[str, Any] | None:
-        """The next event, or None after the keep-alive's interval without one."""
+        """The next event, or None after the keep-alive's interval without one. Raises
+        `ListenerLost` once the channel can no longer be read (Redis went away): the stream
+        ends, and its client opens it again, listening anew."""
+        if self._reader is not None and self._reader.done():
+            raise ListenerLost
         try:
             return await asyncio.wait_for(self._queue.get(),
                                           settings.API_STREAM_KEEPALIVE_SECONDS)
