@@ -184,6 +184,11 @@ class BotChallengesForm(forms.Form):
     accept = forms.BooleanField(label=_("Accept challenges from bots"), required=False)
 
 
+def bot_challenges_form_of(user: User) -> BotChallengesForm:
+    """The form as the API tokens page shows it (it posts to its own view)."""
+    return BotChallengesForm(initial={"accept": user.bot_challenges})
+
+
 class _WeakPasswordAtFirstField:
     """Django reports a weak new password at the confirmation field; show it at the field
     where it was typed first (a mismatch stays at the confirmation, where it belongs)."""

@@ -34,6 +34,7 @@ from accounts.forms import (
     SignupForm,
     SoundVolumeForm,
     add_service_errors,
+    bot_challenges_form_of,
 )
 from accounts.models import RatingMode, User
 from accounts.services import (
@@ -276,7 +277,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
             form = ApiTokenForm()
     response = render(request, "accounts/api_tokens.html", {
         "form": form, "new_token": new_token, "tokens": token_list(user=user),
-        "bot_form": BotChallengesForm(initial={"accept": user.bot_challenges}),
+        "bot_form": bot_challenges_form_of(user),
     }, status=400 if form.errors else 200)
     response["Cache-Control"] = "no-store"  # the new token's text must not stay in a cache
     return response

@@ -22,8 +22,8 @@ from tests.support.processes import free_port, start_daphne
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-# Eight cards each, seat 0 to lead: a game of a few dozen plies.
-DEAL = "SH 7C9D6HJSQD8HTC7S/6D8CKDTH9SACJH8S - 0 -"
+# Six cards each, seat 0 to lead: a game of a dozen plies or two.
+DEAL = "SH 7C9D6HJSQD8H/6D8CKDTH9SAC - 0 -"
 
 
 def bot_account(make_user, name: str) -> str:
