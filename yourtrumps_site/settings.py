@@ -338,6 +338,8 @@ MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
     "seek_create": (10, 60),
     "challenge_create": (10, 600),
+    # A bot's challenges through the API: a bot plays game after game.
+    "bot_challenge_create": (60, 600),
     "table_create": (10, 60),
     "table_join": (30, 60),
 }

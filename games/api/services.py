@@ -43,5 +43,6 @@ def bot_challenge_create(*, challenger: User, username: str, time_control: str,
     if challenger.is_bot and not challenged.is_bot and not challenged.bot_challenges:
         raise ApiError(403, errors.NO_BOT_CHALLENGES,
                        f"{challenged.username} does not accept challenges from bots")
-    return matchmaking.challenge_create(challenger=challenger, challenged=challenged,
-                                        time_control=time_control, rated=rated)
+    return matchmaking.challenge_create(
+        challenger=challenger, challenged=challenged, time_control=time_control, rated=rated,
+        limit="bot_challenge_create" if challenger.is_bot else "challenge_create")

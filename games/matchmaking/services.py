@@ -307,10 +307,12 @@ def challenge_create(
     time_control: str,
     rated: bool,
     now: datetime | None = None,
+    limit: str = "challenge_create",
 ) -> Challenge:
     """Challenge one user, or (`challenged` None) make a link anyone logged in may accept.
     A correspondence challenge stands for days (`MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS`);
-    the untimed correspondence game is casual."""
+    the untimed correspondence game is casual. `limit`: the rate limit it counts against
+    (`MATCHMAKING_RATE_LIMITS`; a bot's, through the API, has its own)."""
     now = now or timezone.now()
     control = _time_control(time_control, untimed_correspondence=True)
     if rated and not control.timed:
@@ -320,7 +322,7 @@ def challenge_create(
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
         raise MatchmakingError(errors.NO_SUCH_PLAYER, _("This account is closed."))
-    rate_limit("challenge_create", challenger)
+    rate_limit(limit, challenger)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,
