@@ -153,6 +153,20 @@ def test_moves_go_through_the_one_door_and_bad_ones_change_nothing(make_user):
     match.refresh_from_db()
     assert match.status == Status.FINISHED
     assert match.loser_seat == 1
+    # The trumps chosen in turn, then the game aborted before it is under way.
+    choosing = services.match_create(players=[Player(user=first), Player(user=second)],
+                                     dealer=1)
+    path = f"/api/bot/game/{choosing.pk}"
+    assert call(client, "post", f"{path}/trump/S", token=second_token)[1]["error"] == (
+        "not_your_turn")
+    assert call(client, "post", f"{path}/trump/S", token=first_token)[0] == 200
+    assert call(client, "post", f"{path}/trump/S", token=second_token)[1]["error"] == (
+        "bad_trump")
+    assert call(client, "post", f"{path}/trump/H", token=second_token)[0] == 200
+    choosing.refresh_from_db()
+    assert (choosing.status, choosing.trumps_chosen) == (Status.PLAYING, "SH")
+    assert call(client, "post", f"{path}/abort", token=second_token)[0] == 200
+    assert Match.objects.get(pk=choosing.pk).status == Status.ABORTED
     # A draw offered, then accepted.
     match = duel_of(first, second, time_control=TimeControl(180, 2))
     path = f"/api/bot/game/{match.pk}"
