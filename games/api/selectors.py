@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import RatingMode, User
@@ -74,14 +75,11 @@ def challenge_view(challenge: Challenge) -> dict[str, Any]:
 
 
 def challenges_open(*, user_id: int) -> list[Challenge]:
-    """The pending challenges to or from the user, not expired, oldest first."""
-    now = timezone.now()
+    """The pending challenges to or from the user (not open links), not expired, oldest
+    first."""
     return list(
-        Challenge.objects.filter(status=ChallengeStatus.PENDING, expires_at__gt=now)
-        .filter(challenged_id=user_id)
-        .select_related("challenger", "challenged").order_by("created_at")
-        | Challenge.objects.filter(status=ChallengeStatus.PENDING, expires_at__gt=now,
-                                   challenger_id=user_id, challenged__isnull=False)
+        Challenge.objects.filter(status=ChallengeStatus.PENDING, expires_at__gt=timezone.now())
+        .filter(Q(challenged_id=user_id) | Q(challenger_id=user_id, challenged__isnull=False))
         .select_related("challenger", "challenged").order_by("created_at")
     )
 
