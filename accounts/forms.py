@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.languages import user_language
-from accounts.models import User
+from accounts.models import TokenScope, User
 from accounts.selectors import user_find_for_login
 from accounts.validators import username_validators
 
@@ -169,6 +169,24 @@ class SoundVolumeForm(forms.Form):
         widget=forms.NumberInput(attrs={"type": "range", "step": 10,
                                         "data-testid": "settings-sound-volume"}),
     )
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=60,
+                           help_text=_("What the token is for, e.g. the name of your bot."))
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"), choices=TokenScope.choices, widget=forms.CheckboxSelectMultiple,
+        help_text=_("What a program holding the token may do in your name."),
+    )
+
+
+class BotChallengesForm(forms.Form):
+    accept = forms.BooleanField(label=_("Accept challenges from bots"), required=False)
+
+
+def bot_challenges_form_of(user: User) -> BotChallengesForm:
+    """The form as the API tokens page shows it (it posts to its own view)."""
+    return BotChallengesForm(initial={"accept": user.bot_challenges})
 
 
 class _WeakPasswordAtFirstField:

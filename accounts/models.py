@@ -39,6 +39,15 @@ class User(AbstractUser):
         _("sound volume"), null=True, blank=True,
         validators=[MaxValueValidator(100)],
     )
+    # A bot account plays only through the Bot API (`games.api`) and is marked BOT wherever
+    # its name is shown; an account becomes one only before its first game.
+    is_bot = models.BooleanField(_("bot account"), default=False)
+    # Whether bots may challenge this player (people may turn it off).
+    bot_challenges = models.BooleanField(_("accept challenges from bots"), default=True)
+    # The site's own AI at this level, a bot account on the rating scale
+    # (`manage.py ai_accounts`); None for everyone else.
+    ai_level = models.PositiveSmallIntegerField(_("the site's AI at level"), null=True,
+                                                blank=True, unique=True)
 
     objects = CaseInsensitiveUserManager()
 
@@ -104,3 +113,38 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.mode}: {self.rating:.0f} ± {self.deviation:.0f}"
+
+
+class TokenScope(models.TextChoices):
+    """What a personal API token may do (named as lichess names its scopes)."""
+
+    READ = "games:read", _("Read your games")
+    BOT = "bot:play", _("Play as a bot")
+    CHALLENGE = "challenge:write", _("Send, accept and decline challenges")
+
+
+class ApiToken(models.Model):
+    """A personal token of the API (`Authorization: Bearer ...`), stored only as the SHA-256
+    of its text: the text is shown once, when it is made (`accounts.tokens`)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    # The first characters of the text, so that its owner can tell their tokens apart.
+    prefix = models.CharField(_("beginning"), max_length=12)
+    # The scopes of `TokenScope`, separated by spaces.
+    scopes = models.CharField(_("scopes"), max_length=100)
+    created_at = models.DateTimeField(_("created"))
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"token {self.prefix}… of {self.user_id}"
+
+    @property
+    def scope_list(self) -> list[str]:
+        return self.scopes.split()

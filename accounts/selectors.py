@@ -79,6 +79,23 @@ def rating_get_many(
     return summaries
 
 
+@dataclass(frozen=True, slots=True)
+class AiAccount:
+    level: int
+    username: str
+    rating: RatingSummary
+
+
+def ai_accounts() -> list[AiAccount]:
+    """The site's AI levels that have accounts on the rating scale, weakest first, with their
+    duel ratings (`manage.py ai_accounts`)."""
+    users = list(User.objects.filter(ai_level__isnull=False, is_active=True)
+                 .order_by("ai_level"))
+    ratings = rating_get_many(user_ids=[user.pk for user in users])
+    return [AiAccount(level=int(user.ai_level), username=user.username,
+                      rating=ratings[user.pk]) for user in users if user.ai_level is not None]
+
+
 def _table_summary(row: PlayerRating | None) -> RatingSummary:
     """A table rating as shown: its mean and sigma in points (no growth with idle time:
     tau adds its drift at every table, `accounts.table_ratings`)."""

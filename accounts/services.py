@@ -100,6 +100,14 @@ def user_sound_volume_change(*, user: User, volume: int) -> User:
     return user
 
 
+def user_bot_challenges_change(*, user: User, accept: bool) -> User:
+    """Whether bots may challenge the player."""
+    if user.bot_challenges != accept:
+        user.bot_challenges = accept
+        user.save(update_fields=["bot_challenges"])
+    return user
+
+
 def user_delete(*, user: User) -> None:
     """Delete an account at its owner's request: the row and everything personal go.
 

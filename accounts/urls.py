@@ -14,6 +14,9 @@ urlpatterns = [
     path("settings/sound/", views.sound_volume_change, name="sound"),
     path("settings/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("settings/delete/", views.account_delete, name="delete"),
+    path("settings/api/", views.api_tokens, name="api_tokens"),
+    path("settings/api/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("settings/api/bot-challenges/", views.bot_challenges_change, name="bot_challenges"),
     path("password-reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password-reset/sent/",

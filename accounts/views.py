@@ -23,6 +23,8 @@ from accounts import languages, ratelimit, selectors
 from accounts.charts import rating_chart
 from accounts.forms import (
     AccountDeleteForm,
+    ApiTokenForm,
+    BotChallengesForm,
     ChangePasswordForm,
     EmailChangeForm,
     LanguageForm,
@@ -33,9 +35,11 @@ from accounts.forms import (
     SignupForm,
     SoundVolumeForm,
     add_service_errors,
+    bot_challenges_form_of,
 )
 from accounts.models import RatingMode, User
 from accounts.services import (
+    user_bot_challenges_change,
     user_create,
     user_delete,
     user_email_change,
@@ -43,6 +47,7 @@ from accounts.services import (
     user_login_failures_clear,
     user_sound_volume_change,
 )
+from accounts.tokens import token_create, token_list, token_revoke
 from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
 
 TOO_MANY_REQUESTS = 429
@@ -252,6 +257,50 @@ def account_delete(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your account has been deleted. Goodbye!"))
             return redirect("home")
     return render(request, "accounts/delete.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """The player's API tokens: make one (its text is shown on this answer only, never
+    again), see and revoke the others; and whether bots may challenge them."""
+    user: User = request.user  # type: ignore[assignment]
+    form = ApiTokenForm(request.POST or None)
+    new_token = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            new_token = token_create(user=user, name=form.cleaned_data["name"],
+                                     scopes=form.cleaned_data["scopes"])
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            form = ApiTokenForm()
+    response = render(request, "accounts/api_tokens.html", {
+        "form": form, "new_token": new_token, "tokens": token_list(user=user),
+        "bot_form": bot_challenges_form_of(user),
+    }, status=400 if form.errors else 200)
+    response["Cache-Control"] = "no-store"  # the new token's text must not stay in a cache
+    return response
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    if token_revoke(user=user, token_id=token_id):
+        messages.success(request, _("The token has been revoked."))
+    return redirect("accounts:api_tokens")
+
+
+@login_required
+@require_POST
+def bot_challenges_change(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    form = BotChallengesForm(request.POST)
+    form.is_valid()  # a checkbox: absent is False, never an error
+    user_bot_challenges_change(user=user, accept=bool(form.cleaned_data.get("accept")))
+    messages.success(request, _("Your choice about bots has been saved."))
+    return redirect("accounts:api_tokens")
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -340,9 +340,25 @@ MATCHMAKING_RATE_LIMITS = {
     "pool_join": (12, 60),
     "seek_create": (10, 60),
     "challenge_create": (10, 600),
+    # A bot's challenges through the API: a bot plays game after game.
+    "bot_challenge_create": (60, 600),
     "table_create": (10, 60),
     "table_join": (30, 60),
 }
+
+# --- The API (games.api) -----------------------------------------------------------------------
+# (calls, seconds) of the API per token (without one: per client address; a stream opened
+# is one call); failed authentications per client address; tokens made per user.
+API_RATE_LIMITS = {
+    "request": (_positive_int("API_REQUEST_RATE_LIMIT", 600), 60),
+    "auth_failure": (30, 60),
+    "token_create": (10, 3600),
+}
+# A stream with nothing to say sends an empty line this often, so that proxies keep it open
+# and a client can tell a quiet stream from a dead one.
+API_STREAM_KEEPALIVE_SECONDS = 7.0
+# The most games one call of the games' NDJSON export returns.
+API_GAMES_MAX = 300
 
 # --- Notifications ---------------------------------------------------------------------------
 # How long a notification is kept, read or not (the beat task `notify.prune` removes older ones).

@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("games.matchmaking.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("notifications.urls")),
+    path("", include("games.api.urls")),
 ]

@@ -45,7 +45,8 @@ history=()) -> Move``
 
 Command lines: ``python -m games.ai`` (the engine protocol of docs/interfaces.md),
 ``python -m games.ai.arena`` (bots against each other), ``python -m games.ai.bench``
-(search speed and solving times).
+(search speed and solving times), ``python -m games.ai.bot`` (the AI on a site over its Bot
+API, by HTTP alone: docs/api.md).
 
 Modules: ``view`` (what a bot may see), ``baseline`` (random, greedy, beginner), ``duel``
 (move generation for search), ``duel_search`` (the session, budget and root that the next

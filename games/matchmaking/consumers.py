@@ -77,6 +77,12 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._error(errors.NOT_LOGGED_IN, message, None)
             await self.close(code=4401)
             return
+        if user.is_bot:
+            with translation.override(self.language):
+                message = _("A bot account plays only through the API.")
+            await self._error(errors.BOT_ACCOUNT, message, None)
+            await self.close(code=4403)
+            return
         self.user = user
         self.last_sent = ""
         self.groups_joined = (services.LOBBY_GROUP, services.user_group(user.pk))

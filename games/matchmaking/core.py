@@ -59,6 +59,13 @@ def rate_limit(action: str, user: User) -> None:
         )
 
 
+def person_check(user: User) -> None:
+    """A bot account plays only through the API (`games.api`), which takes and makes
+    challenges; the lobby's pools, seeks and tables are people's."""
+    if user.is_bot:
+        raise MatchmakingError(errors.BOT_ACCOUNT, _("A bot account plays only through the API."))
+
+
 def lock_users(user_ids: Sequence[int]) -> dict[int, User]:
     """Lock the users' rows, in the order of their ids (see the module's note on locking)."""
     users = User.objects.select_for_update().filter(pk__in=list(user_ids)).order_by("pk")

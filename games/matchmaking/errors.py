@@ -23,6 +23,7 @@ NOT_CREATOR: Final = "not_creator"
 NOT_FULL: Final = "not_full"
 BAD_TABLE: Final = "bad_table"
 NOT_WAITING: Final = "not_waiting"
+BOT_ACCOUNT: Final = "bot_account"
 
 
 class MatchmakingError(Exception):

@@ -37,6 +37,7 @@ from games.matchmaking.core import (
     live_game_of,
     lobby_changed,
     lock_users,
+    person_check,
     pools_changed,
     rate_limit,
     rating_of,
@@ -56,7 +57,7 @@ from notifications.services import notification_challenge, notification_challeng
 # What the arenas (`games.tournaments`) build their games with: the same locks and the same
 # start of a match as quick pairing.
 __all__ = ["LOBBY_GROUP", "group_send", "live_game_of", "lobby_changed", "lock_users",
-           "pools_changed", "rating_of", "start_match", "user_group"]
+           "person_check", "pools_changed", "rating_of", "start_match", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 
@@ -94,6 +95,7 @@ def pool_join(
     player's own)."""
     now = now or timezone.now()
     players, _control = pool_spec(pool)  # refuses an unknown pool
+    person_check(user)
     rate_limit("pool_join", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -237,6 +239,7 @@ def seek_create(
 ) -> Seek:
     now = now or timezone.now()
     control = _time_control(time_control)
+    person_check(user)
     rate_limit("seek_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -280,6 +283,7 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
         raise _seek_gone()
     if seek.creator_id == user.pk:
         raise MatchmakingError(errors.OWN, _("You cannot accept your own seek."))
+    person_check(user)
     with transaction.atomic():
         users = lock_users([seek.creator_id, user.pk])
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
@@ -308,10 +312,12 @@ def challenge_create(
     time_control: str,
     rated: bool,
     now: datetime | None = None,
+    limit: str = "challenge_create",
 ) -> Challenge:
     """Challenge one user, or (`challenged` None) make a link anyone logged in may accept.
     A correspondence challenge stands for days (`MATCHMAKING_CORRESPONDENCE_CHALLENGE_DAYS`);
-    the untimed correspondence game is casual."""
+    the untimed correspondence game is casual. `limit`: the rate limit it counts against
+    (`MATCHMAKING_RATE_LIMITS`; a bot's, through the API, has its own)."""
     now = now or timezone.now()
     control = _time_control(time_control, untimed_correspondence=True)
     if rated and not control.timed:
@@ -321,7 +327,7 @@ def challenge_create(
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
         raise MatchmakingError(errors.NO_SUCH_PLAYER, _("This account is closed."))
-    rate_limit("challenge_create", challenger)
+    rate_limit(limit, challenger)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             token=secrets.token_urlsafe(12), challenger=challenger, challenged=challenged,

@@ -43,6 +43,7 @@ from games.matchmaking.core import (
     check_free,
     lobby_changed,
     lock_users,
+    person_check,
     pools_changed,
     rate_limit,
     start_match,
@@ -142,6 +143,7 @@ def table_create(
     if players not in TABLE_SIZES:
         raise MatchmakingError(errors.BAD_TABLE, _("A table is for 3 or 4 players."))
     control = _table_time_control(time_control)
+    person_check(user)
     rate_limit("table_create", user)
     with transaction.atomic():
         locked = lock_users([user.pk])[user.pk]
@@ -165,6 +167,7 @@ def table_join(
     """Sit down at a seat of an open table (`seat` None: the first empty one). Returns the
     match when this filled the table with people (it starts at once)."""
     now = now or timezone.now()
+    person_check(user)
     rate_limit("table_join", user)
     with transaction.atomic():
         table = _locked(token)

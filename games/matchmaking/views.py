@@ -146,6 +146,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
             form.add_error("opponent", _("No player has that name."))
         else:
             try:
+                services.person_check(request.user)  # type: ignore[arg-type]
                 challenge = services.challenge_create(
                     challenger=request.user,  # type: ignore[arg-type]
                     challenged=opponent,
@@ -188,6 +189,7 @@ def challenge_detail(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def challenge_accept(request: HttpRequest, token: str) -> HttpResponse:
     try:
+        services.person_check(request.user)  # type: ignore[arg-type]
         match = services.challenge_accept(user=request.user, token=token)  # type: ignore[arg-type]
     except MatchmakingError as error:
         messages.error(request, refusal(error))

@@ -71,8 +71,10 @@ class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.language = language_for_scope(self.scope)
         user = self.scope.get("user")
         session = self.scope.get("session")
+        # A bot account plays through the Bot API only: on the page it watches.
         viewer = selectors.Viewer(
-            user_id=user.pk if user is not None and user.is_authenticated else None,
+            user_id=(user.pk if user is not None and user.is_authenticated
+                     and not user.is_bot else None),
             guest_id=(session.get("guest_id", "") if session is not None else "") or "",
         )
         found = await db_call(self._find_seat, viewer)

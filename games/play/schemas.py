@@ -81,6 +81,8 @@ class SeatView(TypedDict):
     index: SeatIndex
     name: str
     kind: Literal["user", "guest", "ai", "deleted"]
+    bot: bool
+    """A bot account (it plays through the Bot API): marked BOT beside its name."""
     ai_level: int | None
     taken_over: bool
     """At a table: the AI plays this person's seat since they left (`name` is theirs)."""

@@ -94,6 +94,7 @@ def snapshot_of(*, match: Match, seats: Sequence[Seat], moves: Sequence[tuple[in
                 "index": seat.index,
                 "kind": _seat_kind(seat),
                 "username": seat.user.username if seat.user_id is not None else None,
+                "bot": seat.user_id is not None and seat.user.is_bot,
                 "ai_level": seat.ai_level,
                 "taken_over": seat.taken_over,
                 "taken_over_ply": seat.taken_over_ply,

@@ -75,7 +75,7 @@ def hands_seen(position: Position | None, viewer_seat: int | None, n_players: in
 
 def seat_view(*, index: int, name: str, kind: Literal["user", "guest", "ai", "deleted"],
               trump: str | None, hand_size: int, hand: list[str] | None = None, hidden: int = 0,
-              ai_level: int | None = None, taken_over: bool = False,
+              bot: bool = False, ai_level: int | None = None, taken_over: bool = False,
               taken_over_ply: int | None = None, clock_ms: int | None = None,
               connected: bool = True, place: int | None = None,
               result: Literal["win", "loss", "draw"] | None = None,
@@ -85,7 +85,7 @@ def seat_view(*, index: int, name: str, kind: Literal["user", "guest", "ai", "de
     """One seat of a state; what a page without players' accounts and clocks (a puzzle, a
     record's replay) does not know is left at its default."""
     return {
-        "index": index, "name": name, "kind": kind, "ai_level": ai_level,
+        "index": index, "name": name, "kind": kind, "bot": bot, "ai_level": ai_level,
         "taken_over": taken_over, "taken_over_ply": taken_over_ply,
         "trump": trump,  # type: ignore[typeddict-item]  # a suit letter, checked by the schema
         "hand": hand, "hidden": hidden, "hand_size": hand_size, "clock_ms": clock_ms,
@@ -233,7 +233,7 @@ def state_shared(*, snapshot: Snapshot, now: datetime | None = None) -> SharedSt
             # A seat taken over is named by its person; `taken_over` says the AI plays it.
             name=player_name(ai_level=None if raw.get("taken_over") else raw["ai_level"],
                              username=raw["username"], guest=raw["kind"] == "guest"),
-            kind=raw["kind"], ai_level=raw["ai_level"],
+            kind=raw["kind"], bot=bool(raw.get("bot")), ai_level=raw["ai_level"],
             taken_over=bool(raw.get("taken_over")), taken_over_ply=raw.get("taken_over_ply"),
             trump=raw["trump"],
             hand_size=position.hand_size(facts.index) if position is not None else 0,

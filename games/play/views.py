@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.selectors import ai_accounts
 from games.play import selectors, services
 from games.play.forms import PlayAIForm
 from games.play.models import Match, Seat, TerminationReason
@@ -47,6 +48,8 @@ def viewer_of(request: HttpRequest) -> selectors.Viewer:
 @require_http_methods(["GET", "POST"])
 def play_ai(request: HttpRequest) -> HttpResponse:
     form = PlayAIForm(request.POST or None)
+    if request.method == "POST" and getattr(request.user, "is_bot", False):
+        form.add_error(None, _("A bot account plays only through the API."))
     if request.method == "POST" and form.is_valid():
         time_control = form.cleaned_data["time_control"]
         if request.user.is_authenticated:
@@ -59,7 +62,7 @@ def play_ai(request: HttpRequest) -> HttpResponse:
             time_control=time_control,
         )
         return redirect("games:match", match_id=match.pk)
-    return render(request, "games/play_ai.html", {"form": form})
+    return render(request, "games/play_ai.html", {"form": form, "ai_accounts": ai_accounts()})
 
 
 @require_GET
@@ -161,6 +164,8 @@ def board_labels() -> dict[str, Any]:
         "handSize": [ngettext("%(n)d card", "%(n)d cards", n) % {"n": n} for n in range(37)],
         "trump": _("Trump: {suit}"),
         "you": _("You"),
+        # Translators: the title of a bot account beside its name, as lichess writes it.
+        "bot": _("BOT"),
         "yourTurn": _("Your turn"),
         "yourTurnLead": _("Your turn: lead any card"),
         "yourTurnBeat": _("Your turn: beat the top card or take"),

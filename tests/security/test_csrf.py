@@ -1,5 +1,9 @@
 """CSRF: every form that posts carries the token, no view is exempt, and a POST without the
-token is refused by every URL of the site (the URLconf walked, not a hand-kept list)."""
+token is refused by every URL of the site (the URLconf walked, not a hand-kept list).
+
+The one exception is the API (`/api/...`, `games.api`): it authenticates by a bearer token
+alone and never by the session's cookie, which is what CSRF forges, so its views are exempt;
+a POST that carries only the cookie is refused there too (401)."""
 
 from __future__ import annotations
 
@@ -55,13 +59,17 @@ def walk(patterns, prefix: str = ""):
             yield "/" + prefix + route, entry.callback
 
 
-URLS = [(url, view) for url, view in walk(get_resolver().url_patterns)
-        if "(?P" not in url and "(" not in url]
+API = "/api/"
+ALL_URLS = [(url, view) for url, view in walk(get_resolver().url_patterns)
+            if "(?P" not in url and "(" not in url]
+URLS = [(url, view) for url, view in ALL_URLS if not url.startswith(API)]
+API_URLS = [(url, view) for url, view in ALL_URLS if url.startswith(API) and url != API]
 
 
 def test_the_walk_covers_the_site():
     urls = {url for url, _view in URLS}
     assert {"/", "/accounts/login/", "/accounts/signup/", "/accounts/logout/"} <= urls
+    assert {"/api/bot/game/1/move/x", "/api/challenge/x/accept"} <= {u for u, _v in API_URLS}
 
 
 @pytest.mark.parametrize(("url", "view"), URLS, ids=[u for u, _ in URLS])
@@ -78,3 +86,13 @@ def test_a_post_without_the_token_is_refused_everywhere(signed_in, django_user_m
     for url, _view in URLS:
         response = client.post(url, {"email": "a@b.example", "password": "x"})
         assert response.status_code == 403, f"POST {url} without a token: {response.status_code}"
+
+
+@pytest.mark.django_db
+def test_the_api_takes_no_session_for_a_token(django_user_model):
+    """The API's views are exempt, and a signed-in browser's cookie alone acts for nobody."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(django_user_model.objects.create_user("csrf-victim", password="x"))
+    for url, _view in API_URLS:
+        response = client.post(url, {"time_control": "3+2"})
+        assert response.status_code in (400, 401, 403, 405), f"POST {url} with a cookie only"

@@ -68,6 +68,7 @@ export const seatMethods = {
     const name = el("span", "seat-name", this.seatName(index));
     if (index === s.you && seat.name) name.title = seat.name;
     head.append(name);
+    if (seat.bot) head.append(el("span", "bot-title", this.labels.bot));
     if (seat.rating !== undefined && seat.rating !== null) {
       const rating = el("span", "rating", `${seat.rating}${seat.provisional ? "?" : ""}`);
       if (seat.rating_delta !== null && seat.rating_delta !== undefined) {

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from games.matchmaking import services, tables
+from games.matchmaking.errors import MatchmakingError
 from games.play.models import Seat
 from tests.games.matchmaking.conftest import wait_until_servers_are_quiet
 from tests.games.matchmaking.sockets import LobbySocket
@@ -121,6 +123,31 @@ def test_a_visitor_is_refused(asgi_server):
             await socket.close()
 
     assert asyncio.run(scenario())["code"] == "not_logged_in"
+
+
+def test_a_bot_account_is_refused_the_lobby(asgi_server, make_player):
+    bot = make_player("droid")
+    bot.is_bot = True
+    bot.save(update_fields=["is_bot"])
+    cookie = session_cookie_for(bot)
+
+    async def scenario():
+        socket = await LobbySocket.open(asgi_server.extra["url"], cookie)
+        try:
+            return await socket.next("error")
+        finally:
+            await socket.close()
+
+    refusal = asyncio.run(scenario())
+    assert (refusal["code"], refusal["detail"]) == (
+        "bot_account", "A bot account plays only through the API.")
+    # Nor do the lobby's services take it, whatever the way in.
+    for act in (lambda: services.pool_join(user=bot, pool="3+2"),
+                lambda: services.seek_create(user=bot, time_control="3+2", rated=True),
+                lambda: tables.table_create(user=bot, players=3, time_control="3+2",
+                                            rated=False, public=True)):
+        with pytest.raises(MatchmakingError, match="bot_account"):
+            act()
 
 
 def test_players_on_two_daphne_processes_are_paired_by_waves_their_sockets_drive(

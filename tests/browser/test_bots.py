@@ -1,0 +1,66 @@
+"""A person plays a bot in the browser: the reference bot (`python -m games.ai.bot`) plays its
+seat over the Bot API while the person plays theirs on the board, which marks the bot BOT, to
+the end of the game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.models import TokenScope
+from accounts.tokens import token_create
+from games.play import services
+from games.play.models import Match, Status
+from games.play.services import Player
+from tests.browser.game_page import play_first_legal
+from tests.support.processes import ManagedProcess
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("sockets_settled")]
+expect.set_options(timeout=15_000)
+
+# A few cards each, the person (seat 0) to lead.
+DEAL = "SH 7C9DJS/6D8CKD - 0 -"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _server_then_orm(asgi_server: ManagedProcess, orm_beside_playwright: None) -> None:
+    """Start the server first, then let the ORM run beside Playwright."""
+
+
+def test_a_person_plays_the_reference_bot_to_the_end(user_page, make_user, asgi_server):
+    person, bot = make_user("anna"), make_user("droid")
+    bot.is_bot = True
+    bot.save(update_fields=["is_bot"])
+    token = token_create(user=bot, name="bot", scopes=[TokenScope.BOT]).text
+    match = services.match_create(players=[Player(user=person), Player(user=bot)],
+                                  start_tpn=DEAL, dealer=1)
+    client = subprocess.Popen(
+        [sys.executable, "-m", "games.ai.bot", "--token", token,
+         "--url", asgi_server.extra["url"], "--level", "1", "--games", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        page = user_page(person)
+        page.goto(f"/game/{match.pk}/")
+        expect(page.locator("[data-testid=seat-1] .bot-title")).to_have_text("BOT")
+        for _turn in range(100):
+            page.wait_for_function(
+                "() => { const s = window.yourTrumpsBoard.board.state;"
+                " return s.status !== 'playing' || (s.to_move === s.you"
+                " && s.legal_moves.length > 0); }")
+            state = page.evaluate("window.yourTrumpsBoard.board.state")
+            if state["status"] != "playing":
+                break
+            play_first_legal(page)
+            expect(page.locator("#game")).not_to_have_attribute("data-ply", str(state["ply"]))
+        expect(page.get_by_test_id("result-title")).to_be_visible()
+        _out, err = client.communicate(timeout=60)
+    finally:
+        client.kill()
+    assert client.returncode == 0, err
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED
+    assert Match.objects.get(pk=match.pk).ply == len(match.moves.all())
