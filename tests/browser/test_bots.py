@@ -46,16 +46,17 @@ def test_a_person_plays_the_reference_bot_to_the_end(user_page, make_user, asgi_
         page = user_page(person)
         page.goto(f"/game/{match.pk}/")
         expect(page.locator("[data-testid=seat-1] .bot-title")).to_have_text("BOT")
+        game = page.locator("#game")
         for _turn in range(100):
             page.wait_for_function(
-                "() => { const s = window.yourTrumpsBoard.board.state;"
-                " return s.status !== 'playing' || (s.to_move === s.you"
-                " && s.legal_moves.length > 0); }")
-            state = page.evaluate("window.yourTrumpsBoard.board.state")
-            if state["status"] != "playing":
+                "() => { const g = document.getElementById('game');"
+                " return g.dataset.status !== 'playing' || g.querySelector("
+                "'[data-part=bottom] button.card.playable, [data-testid=take]'); }")
+            if game.get_attribute("data-status") != "playing":
                 break
+            ply = game.get_attribute("data-ply")
             play_first_legal(page)
-            expect(page.locator("#game")).not_to_have_attribute("data-ply", str(state["ply"]))
+            expect(game).not_to_have_attribute("data-ply", ply)
         expect(page.get_by_test_id("result-title")).to_be_visible()
         _out, err = client.communicate(timeout=60)
     finally:
