@@ -2,14 +2,15 @@
 
 Each part of the app keeps its models in its own package: live play (`games.play.models`:
 matches, seats, moves) and matchmaking (`games.matchmaking.models`: pools, seeks,
-challenges, tables) and puzzles (`games.puzzles.models`). They all belong to the app `games`
-and share its migrations.
+challenges, tables), puzzles (`games.puzzles.models`) and game chat (`games.chat.models`).
+They all belong to the app `games` and share its migrations.
 """
 
+from games.chat.models import ChatMessage, ChatReport
 from games.matchmaking.models import Challenge, Pool, PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Move, Seat, Vacation
 from games.puzzles.models import DailyPuzzle, Puzzle, PuzzleAttempt, PuzzleScan, PuzzleStreak
 
-__all__ = ["Challenge", "DailyPuzzle", "Match", "Move", "Pool", "PoolEntry", "Puzzle",
-           "PuzzleAttempt", "PuzzleScan", "PuzzleStreak", "Seat", "Seek", "Table", "TableSeat",
-           "Vacation"]
+__all__ = ["Challenge", "ChatMessage", "ChatReport", "DailyPuzzle", "Match", "Move", "Pool",
+           "PoolEntry", "Puzzle", "PuzzleAttempt", "PuzzleScan", "PuzzleStreak", "Seat", "Seek",
+           "Table", "TableSeat", "Vacation"]
