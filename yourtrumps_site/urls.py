@@ -17,4 +17,5 @@ urlpatterns = [
     path("puzzles/", include("games.puzzles.urls")),
     path("", include("games.matchmaking.urls")),
     path("", include("notifications.urls")),
+    path("chat/", include("games.chat.urls")),
 ]

@@ -83,7 +83,11 @@ def free_text_allowed(*, match: Match, seats: list[Seat], speaker: Speaker) -> b
     return all(seat.user.chat_with_strangers for seat in people if seat.user is not None)
 
 
-def player_lines(*, match_id: int, user_id: int) -> list[dict[str, Any]]:
-    """The players' room of a game as its player `user_id` sees it again in the replay."""
-    return room_lines(match_id=match_id, room=Room.PLAYERS,
-                      hidden_authors=social.blocked_either_way(user_id=user_id), limit=1000)
+def replay_lines(*, match_id: int, user_id: int | None, guest_id: str
+                 ) -> list[dict[str, Any]]:
+    """The players' room of a game as one of its players sees it again in the replay, in the
+    active language (none of a player they are kept apart from by a block)."""
+    hidden = social.blocked_either_way(user_id=user_id) if user_id is not None else set()
+    lines = room_lines(match_id=match_id, room=Room.PLAYERS, hidden_authors=hidden,
+                       limit=1000)
+    return [line_view(line, reader_user_id=user_id, reader_guest=guest_id) for line in lines]

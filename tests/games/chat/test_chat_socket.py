@@ -59,13 +59,19 @@ def test_rooms_phrases_and_blocks(asgi_server, duel, alice, bob, make_user):
 
     history, watched, spectators_line, mine, theirs, after_block = asyncio.run(scenario())
 
-    assert history["room"] == "players" and watched["room"] == "spectators"
-    assert history["free_text"] is True and history["muted"] is None
+    assert history["room"] == "players"
+    assert watched["room"] == "spectators"
+    assert history["free_text"] is True
+    assert history["muted"] is None
     assert spectators_line["line"]["text"] == "play the queen!"
-    assert mine["line"]["text"] == "Good game!" and mine["line"]["mine"]
-    assert theirs["line"]["text"] == "Хорошая игра!" and theirs["line"]["phrase"] == "good_game"
-    assert theirs["line"]["reportable"] and not theirs["line"]["mine"]
-    assert after_block["line"]["phrase"] == "hello" and after_block["line"]["mine"]
+    assert mine["line"]["text"] == "Good game!"
+    assert mine["line"]["mine"]
+    assert theirs["line"]["text"] == "Хорошая игра!"
+    assert theirs["line"]["phrase"] == "good_game"
+    assert theirs["line"]["reportable"]
+    assert not theirs["line"]["mine"]
+    assert after_block["line"]["phrase"] == "hello"
+    assert after_block["line"]["mine"]
     rooms = dict(ChatMessage.objects.values_list("body", "room"))
     assert rooms == {"play the queen!": "spectators", "👍": "spectators",
                      "good_game": "players", "hello": "spectators"}
@@ -100,7 +106,8 @@ def test_a_chat_flood_is_refused_line_by_line_and_the_game_goes_on(
     refused = [a for a in answers if a["type"] == "error"]
     assert len(oks) == 5
     assert {a["code"] for a in refused} == {"chat_rate_limited"}
-    assert "too fast" in refused[0]["detail"] and "Wait" in refused[0]["detail"]
+    assert "too fast" in refused[0]["detail"]
+    assert "Wait" in refused[0]["detail"]
     assert seen["ply"] == 1
     assert second_ok["type"] == "ok"
     assert ChatMessage.objects.filter(author=alice).count() == 5
