@@ -94,6 +94,17 @@ def blocked_either_way(*, user_id: int) -> set[int]:
     return {other for pair in rows for other in pair if other != user_id}
 
 
+def blocked_among(*, user_ids: list[int]) -> dict[int, set[int]]:
+    """For each of `user_ids`, the others of them a block (either way) keeps them from."""
+    apart: dict[int, set[int]] = {}
+    rows = Block.objects.filter(blocker_id__in=user_ids, blocked_id__in=user_ids).values_list(
+        "blocker_id", "blocked_id")
+    for blocker, blocked in rows:
+        apart.setdefault(blocker, set()).add(blocked)
+        apart.setdefault(blocked, set()).add(blocker)
+    return apart
+
+
 def is_following(*, follower_id: int, followed_id: int) -> bool:
     return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
 

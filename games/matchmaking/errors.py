@@ -23,6 +23,7 @@ NOT_CREATOR: Final = "not_creator"
 NOT_FULL: Final = "not_full"
 BAD_TABLE: Final = "bad_table"
 NOT_WAITING: Final = "not_waiting"
+BLOCKED: Final = "blocked"  # a block stands between the two players (accounts.social)
 
 
 class MatchmakingError(Exception):
