@@ -3,6 +3,7 @@ buttons), and the player's own profile words, flag and chat setting (from the se
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,8 +13,11 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors, social
 from accounts.forms import ProfileForm
+from accounts.friends_socket import friends_refresh
 from accounts.models import User
 from accounts.social import SocialError
+from games.matchmaking.errors import MatchmakingError
+from games.matchmaking.services import challenge_create
 
 RELATIONS = {
     "follow": lambda me, them: social.follow_create(follower=me, followed=them),
@@ -34,7 +38,27 @@ def relation_change(request: HttpRequest, username: str, action: str) -> HttpRes
         change(request.user, them)
     except SocialError as error:
         messages.error(request, error.detail)
+    else:
+        friends_refresh(user_ids=[request.user.pk, them.pk])
     return redirect("profile", username=them.username)
+
+
+@login_required
+@require_POST
+def friend_challenge(request: HttpRequest, username: str) -> HttpResponse:
+    """Challenge a player in one click: a casual game at the site's usual time control."""
+    them = selectors.user_get_by_username(username=username)
+    if them is None:
+        raise Http404(_("No player has that name."))
+    try:
+        challenge = challenge_create(challenger=request.user,  # type: ignore[arg-type]
+                                     challenged=them,
+                                     time_control=settings.PEOPLE_CHALLENGE_TIME_CONTROL,
+                                     rated=False)
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+        return redirect("profile", username=them.username)
+    return redirect("matchmaking:challenge", token=challenge.token)
 
 
 @login_required

@@ -13,6 +13,8 @@ urlpatterns = [
     path("settings/language/", views.language_change, name="language"),
     path("settings/sound/", views.sound_volume_change, name="sound"),
     path("settings/profile/", social_views.profile_change, name="profile_change"),
+    path("people/<username:username>/challenge/", social_views.friend_challenge,
+         name="challenge"),
     path("people/<username:username>/<slug:action>/", social_views.relation_change,
          name="relation"),
     path("settings/password/", views.PasswordChangeView.as_view(), name="password_change"),

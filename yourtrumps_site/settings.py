@@ -349,6 +349,8 @@ CHAT_RATE_LIMIT = env.int("CHAT_RATE_LIMIT", default=5)
 CHAT_RATE_WINDOW = env.int("CHAT_RATE_WINDOW", default=10)
 # An account younger than this may not write links, e-mail addresses or phone numbers.
 CHAT_NEW_ACCOUNT_DAYS = env.int("CHAT_NEW_ACCOUNT_DAYS", default=7)
+# The game of the one-click challenge to a friend (casual).
+PEOPLE_CHALLENGE_TIME_CONTROL = "5+3"
 # Reports one player may send: (count, seconds).
 CHAT_REPORT_RATE_LIMIT = (20, 3600)
 # Chat frames on a match socket are limited apart from its other messages (so that a chat
