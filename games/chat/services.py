@@ -65,6 +65,10 @@ def chat_post(*, match_id: int, speaker: Speaker, kind: str, body: str,
     else:
         raise ChatError(errors.REFUSED, _("The server did not understand that."))
     if speaker.user is not None:
+        # The socket's user was read at its handshake: a mute since then must hold now.
+        speaker = Speaker(user=User.objects.get(pk=speaker.user.pk), guest_id=speaker.guest_id,
+                          seat=speaker.seat)
+        assert speaker.user is not None
         muted = moderation.mute_words(user=speaker.user, now=now)
         if muted is not None:
             raise ChatError(errors.MUTED, muted)

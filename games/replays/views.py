@@ -120,6 +120,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     context = _replay_context(request, data)
     if seat is not None:  # the players' chat is shown again to the players only
         viewer = _viewer(request)
+        context["show_players_chat"] = True
         context["chat_lines"] = replay_lines(match_id=match.pk, user_id=viewer.user_id,
                                              guest_id=viewer.guest_id)
     return render(request, "games/replay.html", context)

@@ -3,6 +3,7 @@ repeats, mutes that say until when, and a report that reaches the admin's queue.
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -21,6 +22,7 @@ from games.chat.services import chat_post
 from games.matchmaking import pairing
 from games.play import services
 from games.play.services import Player
+from games.play.time_control import TimeControl
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +33,14 @@ def _old(user: User) -> User:
     return user
 
 
+_CLOCK = itertools.count()
+
+
 def _refusal(match_id: int, speaker: Speaker, kind: str, body: str) -> str | None:
+    # Three seconds apart: within the rate of five lines in ten seconds.
+    now = timezone.now() + timedelta(seconds=3 * next(_CLOCK))
     try:
-        chat_post(match_id=match_id, speaker=speaker, kind=kind, body=body)
+        chat_post(match_id=match_id, speaker=speaker, kind=kind, body=body, now=now)
     except ChatError as error:
         return error.code
     return None
@@ -43,7 +50,7 @@ def test_free_text_links_repeats_and_mutes(make_user):
     alice, bob = make_user("alice"), _old(make_user("bob"))
     casual = services.match_create(players=[Player(user=alice), Player(user=bob)], seed=1)
     rated = services.match_create(players=[Player(user=alice), Player(user=bob)], seed=2,
-                                  rated=True)
+                                  rated=True, time_control=TimeControl(300, 3))
     with_guest = services.match_create(players=[Player(user=alice), Player(guest_id="g1")],
                                        seed=3)
     young, old = Speaker(user=alice, guest_id="", seat=0), Speaker(user=bob, guest_id="", seat=1)
@@ -87,6 +94,11 @@ def test_a_report_reaches_the_staff_queue_and_its_action_mutes(make_user):
                      kind="text", body="you play like a potato")
     reporter = Client()
     reporter.force_login(alice)
+    # The players' chat is kept with the game: its replay shows it to its players only.
+    replay = reporter.get(f"/game/{match.pk}/replay").content.decode()
+    assert "you play like a potato" in replay
+    assert 'data-testid="replay-chat"' not in Client().get(
+        f"/game/{match.pk}/replay").content.decode()
 
     for _ in range(2):  # a second press is the same report
         answer = reporter.post("/chat/report/", {"message": str(line.pk)},
