@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts.selectors import user_get_by_username
 from games.chat import errors
 from games.chat.errors import ChatError
+from games.chat.forms import ReportForm
 from games.chat.services import chat_report_create
 
 
@@ -22,22 +22,21 @@ from games.chat.services import chat_report_create
 @require_POST
 def report(request: HttpRequest) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
-    message_text = request.POST.get("message", "")
-    player = request.POST.get("player", "")
+    form = ReportForm(request.POST)
     try:
-        if message_text:
-            if not message_text.isascii() or not message_text.isdigit() or len(
-                    message_text) > 18:
-                raise ChatError(errors.REFUSED, _("There is no such message."))
+        if not form.is_valid():
+            raise ChatError(errors.REFUSED, _("There is no such message."))
+        data = form.cleaned_data
+        if data["message"] is not None:
             chat_report_create(reporter=request.user,  # type: ignore[arg-type]
-                               message_id=int(message_text),
-                               reason=request.POST.get("reason", ""))
+                               message_id=data["message"], reason=data["reason"])
         else:
-            reported = user_get_by_username(username=player[:20]) if player else None
+            reported = (user_get_by_username(username=data["player"])
+                        if data["player"] else None)
             if reported is None:
                 raise ChatError(errors.REFUSED, _("There is no such player."))
             chat_report_create(reporter=request.user,  # type: ignore[arg-type]
-                               reported=reported, reason=request.POST.get("reason", ""))
+                               reported=reported, reason=data["reason"])
     except ChatError as error:
         if wants_json:
             return JsonResponse({"code": error.code, "detail": error.detail},
@@ -47,8 +46,8 @@ def report(request: HttpRequest) -> HttpResponse:
         if wants_json:
             return JsonResponse({"ok": True})
         messages.success(request, _("Reported: the staff will look at it."))
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
+    back = form.cleaned_data.get("next", "") if form.is_valid() else ""
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = "/"
-    return redirect(back)
+    return HttpResponseRedirect(back)

@@ -14,7 +14,9 @@ function row(friend) {
   if (friend.watch_url) {
     item.append(el("a", { href: friend.watch_url, class: "friend-watch", "data-testid": "friend-watch" }, root.dataset.labelWatch));
   } else if (friend.online) {
-    const form = el("form", { method: "post", action: friend.challenge_url, class: "inline-form" });
+    // A plain form: its POST carries the CSRF token as the site's forms do (a field).
+    const form = el("form", { action: friend.challenge_url, class: "inline-form" });
+    form.method = "post";
     const token = el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: root.dataset.csrf });
     form.append(token, el("button", { type: "submit", class: "link-button", "data-testid": "friend-challenge" }, root.dataset.labelChallenge));
     item.append(form);
