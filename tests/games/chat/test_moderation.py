@@ -19,7 +19,8 @@ from games.chat.errors import ChatError
 from games.chat.models import ChatReport, ReportStatus
 from games.chat.selectors import Speaker
 from games.chat.services import chat_post
-from games.matchmaking import pairing
+from games.matchmaking import pairing, tables
+from games.matchmaking.errors import MatchmakingError
 from games.play import services
 from games.play.services import Player
 from games.play.time_control import TimeControl
@@ -142,6 +143,11 @@ def test_profile_follow_block_and_challenge(make_user):
     answer = second.post("/accounts/people/alice/challenge/", follow=True)
     assert "You cannot challenge this player." in answer.content.decode()
     assert first.post("/accounts/people/bob/dance/").status_code == 404
+    table = tables.table_create(user=alice, players=3, time_control="5+3", rated=False,
+                                public=True)
+    with pytest.raises(MatchmakingError) as refused:
+        tables.table_join(user=bob, token=table.token)
+    assert refused.value.code == "blocked"
 
 
 def test_a_bio_is_held_to_chats_rules(make_user):
