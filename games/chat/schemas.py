@@ -39,6 +39,8 @@ class ChatHistory(_Message):
     room: Literal["players", "spectators"]
     lines: list[ChatLine]
     free_text: bool
+    may_speak: str | None
+    """Why the reader cannot speak here at all (a visitor without an account), or None."""
     muted: str | None
     """Why the reader may not speak ("muted until ..."), in their language."""
     phrases: list[tuple[str, str]]

@@ -3,7 +3,8 @@
 A player's socket joins the players' room of its match, any other the spectators' room; a
 socket never joins the other room, so a spectator's line cannot reach a player (lichess keeps
 them apart so that nobody coaches a player). On connect the socket is sent
-`{"type": "chat_history", "room", "lines": [...], "free_text": bool, "muted": words|null,
+`{"type": "chat_history", "room", "lines": [...], "free_text": bool, "may_speak":
+words|null, "muted": words|null,
 "phrases": [[id, words]...], "reactions": [...]}`; each new line as
 `{"type": "chat", "line": {id, kind, author, text, phrase, mine, reportable, at}}`, a phrase
 in the reader's own language. The client sends `{"type": "chat", "kind":
@@ -22,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import ValidationError
 
@@ -100,6 +102,8 @@ class ChatSocket:
                 "lines": [self._chat_view(line) for line in lines],
                 "free_text": match is not None and selectors.free_text_allowed(
                     match=match, seats=seats, speaker=speaker),
+                "may_speak": None if user is not None or speaker.guest_id
+                else str(_("Log in to chat.")),
                 "muted": moderation.mute_words(user=user) if user is not None else None,
                 "phrases": [[key, str(words)] for key, words in PHRASES.items()],
                 "reactions": list(REACTIONS),

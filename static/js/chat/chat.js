@@ -45,7 +45,13 @@ export class Chat {
       return button;
     }));
     this.part("chat-form").hidden = !history.free_text;
+    // A visitor without an account reads the room and is told how to speak in it.
+    const silent = Boolean(history.may_speak);
+    phrases.hidden = silent;
+    reactions.hidden = silent;
+    if (silent) this.part("chat-form").hidden = true;
     this.setMuted(history.muted);
+    if (silent) this.notice(history.may_speak);
     this.root.hidden = false;
   }
 

@@ -53,11 +53,16 @@ def test_rooms_phrases_and_blocks(asgi_server, duel, alice, bob, make_user):
         theirs = await second.next("chat")  # the first line bob sees: no spectator's
         await watcher.send({"type": "chat", "kind": "phrase", "body": "hello"})
         after_block = await watcher.next("chat")  # dave's reaction never came to carol
+        visitor, visited = await _open(asgi_server, duel.pk)
+        await visitor.send({"type": "chat", "kind": "phrase", "body": "hello"})
+        refused = await visitor.next("error")
+        await visitor.close()
         for socket in (first, second, watcher, blocked):
             await socket.close()
-        return history, watched, spectators_line, mine, theirs, after_block
+        return history, watched, spectators_line, mine, theirs, after_block, visited, refused
 
-    history, watched, spectators_line, mine, theirs, after_block = asyncio.run(scenario())
+    (history, watched, spectators_line, mine, theirs, after_block, visited,
+     refused) = asyncio.run(scenario())
 
     assert history["room"] == "players"
     assert watched["room"] == "spectators"
@@ -72,6 +77,9 @@ def test_rooms_phrases_and_blocks(asgi_server, duel, alice, bob, make_user):
     assert not theirs["line"]["mine"]
     assert after_block["line"]["phrase"] == "hello"
     assert after_block["line"]["mine"]
+    assert visited["may_speak"] == "Log in to chat."
+    assert [line["text"] for line in visited["lines"]] == ["play the queen!", "👍", "Hello!"]
+    assert (refused["code"], refused["for"]) == ("chat_not_allowed", "chat")
     rooms = dict(ChatMessage.objects.values_list("body", "room"))
     assert rooms == {"play the queen!": "spectators", "👍": "spectators",
                      "good_game": "players", "hello": "spectators"}
