@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import PlayerRating, User
+from accounts.moderation import user_unmute
 from accounts.services import user_deactivate
 
 
@@ -11,8 +12,16 @@ from accounts.services import user_deactivate
 class SiteUserAdmin(UserAdmin):
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_seen")
     list_filter = ("is_active", "is_staff", "is_superuser")
-    fieldsets = (*UserAdmin.fieldsets, (_("Your Trumps"), {"fields": ("language", "last_seen")}))
-    actions = ["deactivate"]
+    fieldsets = (*UserAdmin.fieldsets, (_("Your Trumps"), {"fields": ("language", "last_seen")}),
+                 (_("Profile and chat"), {"fields": ("bio", "country", "chat_with_strangers",
+                                                      "chat_muted_until",
+                                                      "chat_muted_for_good")}))
+    actions = ["deactivate", "unmute"]
+
+    @admin.action(description=_("Lift the chat mute of the selected accounts"),
+                  permissions=["change"])
+    def unmute(self, request, queryset):  # type: ignore[no-untyped-def]
+        user_unmute(users=queryset)
 
     @admin.action(description=_("Deactivate the selected accounts"), permissions=["change"])
     def deactivate(self, request, queryset):  # type: ignore[no-untyped-def]

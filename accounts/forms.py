@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.countries import COUNTRIES
 from accounts.languages import user_language
 from accounts.models import TokenScope, User
 from accounts.selectors import user_find_for_login
@@ -121,6 +122,19 @@ class EmailChangeForm(PasswordCheckMixin):
 
 class AccountDeleteForm(PasswordCheckMixin):
     pass
+
+
+class ProfileForm(forms.Form):
+    """The profile's words and flag, and whether free text is open to strangers in rated
+    games (`accounts.social.profile_update` holds the bio to chat's rules)."""
+
+    bio = forms.CharField(label=_("About you"), max_length=300, required=False,
+                          widget=forms.Textarea(attrs={"rows": 3}))
+    country = forms.ChoiceField(label=_("Country"), required=False,
+                                choices=[("", _("None shown")), *COUNTRIES])
+    chat_with_strangers = forms.BooleanField(
+        label=_("Free text chat in rated games with players who are not my friends"),
+        required=False)
 
 
 class ProfilePuzzlesForm(forms.Form):

@@ -48,6 +48,15 @@ class User(AbstractUser):
     # (`manage.py ai_accounts`); None for everyone else.
     ai_level = models.PositiveSmallIntegerField(_("the site's AI at level"), null=True,
                                                 blank=True, unique=True)
+    # The profile's own words and flag (`accounts.social`); the bio is held to chat's rules.
+    bio = models.CharField(_("bio"), max_length=300, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True)
+    # Free text in rated games with players one does not follow (off: phrases and emoji only).
+    chat_with_strangers = models.BooleanField(_("chat in rated games with strangers"),
+                                              default=False)
+    # A chat mute set by the staff: until an instant, or for good.
+    chat_muted_until = models.DateTimeField(_("chat muted until"), null=True, blank=True)
+    chat_muted_for_good = models.BooleanField(_("chat muted for good"), default=False)
 
     objects = CaseInsensitiveUserManager()
 
@@ -148,3 +157,44 @@ class ApiToken(models.Model):
     @property
     def scope_list(self) -> list[str]:
         return self.scopes.split()
+
+
+class Follow(models.Model):
+    """`follower` follows `followed`; two follows either way make them friends."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="accounts_follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
+                                   name="accounts_follow_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} -> {self.followed_id}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: no challenge, message or pairing between them, and the
+    blocker does not see the blocked player's chat."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocking")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")),
+                                   name="accounts_block_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} x {self.blocked_id}"

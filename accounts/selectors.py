@@ -164,6 +164,26 @@ def profile_record(*, user: User, mode: str | None = None) -> Record:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    played: int
+    won: int
+    drawn: int
+    lost: int
+
+
+def head_to_head(*, user: User, opponent: User) -> HeadToHead:
+    """The finished duels of `user` against `opponent`, as `user`'s score."""
+    counts = _finished_seats(user, RatingMode.DUEL).filter(
+        match__seats__user=opponent).aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=Q(result=SeatResult.WIN)),
+        drawn=Count("pk", filter=Q(result=SeatResult.DRAW)),
+        lost=Count("pk", filter=Q(result=SeatResult.LOSS)),
+    )
+    return HeadToHead(**counts)
+
+
 def match_url(match_id: int) -> str:
     """The replay of a match (it follows a game still being played live)."""
     return reverse("replays:replay", args=[match_id])

@@ -3,6 +3,8 @@ user's sockets on them: `yourtrumps_site.session_sockets`).
 
 - `users_deactivated(sender=User, user_ids=[...])`: staff deactivated these accounts in one
   update (which sends no `pre_save`), inside the transaction that did it.
+- `friendships_changed(sender=User, user_ids=[...])`: a follow or a block changed who these
+  players' friends are (after it is committed): their open pages read their friends again.
 """
 
 from __future__ import annotations
@@ -10,3 +12,4 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 users_deactivated = Signal()
+friendships_changed = Signal()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
+from accounts import social_views, views
 
 app_name = "accounts"
 
@@ -12,6 +12,9 @@ urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/language/", views.language_change, name="language"),
     path("settings/sound/", views.sound_volume_change, name="sound"),
+    path("settings/profile/", social_views.profile_change, name="profile_change"),
+    path("people/<username:username>/<slug:action>/", social_views.relation_change,
+         name="relation"),
     path("settings/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("settings/delete/", views.account_delete, name="delete"),
     path("settings/api/", views.api_tokens, name="api_tokens"),

@@ -33,3 +33,9 @@ username_validators = [
     ),
     validate_not_reserved,
 ]
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether free text (an announcement, a chat line, a bio) holds a NUL byte or another
+    control character, which no form of the site takes either."""
+    return any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 for char in text)

@@ -19,8 +19,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts import languages, ratelimit, selectors
+from accounts import languages, ratelimit, selectors, social
 from accounts.charts import rating_chart
+from accounts.countries import COUNTRIES, flag
 from accounts.forms import (
     AccountDeleteForm,
     ApiTokenForm,
@@ -30,6 +31,7 @@ from accounts.forms import (
     LanguageForm,
     LoginForm,
     NewPasswordForm,
+    ProfileForm,
     ProfilePuzzlesForm,
     ResetPasswordForm,
     SignupForm,
@@ -140,8 +142,25 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "live_games": selectors.profile_live_games(user=user),
         "all_games_url": selectors.player_history_url(user=user),
         **_puzzles(user, ProfilePuzzlesForm(request.GET).page_number),
+        **_people(request, user),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _people(request: HttpRequest, user: User) -> dict[str, object]:
+    """The profile's flag and, for another signed-in player, how the two stand: follows,
+    block, and the score of their duels."""
+    people: dict[str, object] = {"flag": flag(user.country),
+                                 "country_name": dict(COUNTRIES).get(user.country, "")}
+    viewer = request.user
+    if viewer.is_authenticated and viewer.pk != user.pk:
+        people.update({
+            "following": social.is_following(follower_id=viewer.pk, followed_id=user.pk),
+            "follows_you": social.is_following(follower_id=user.pk, followed_id=viewer.pk),
+            "blocking": social.is_blocking(blocker_id=viewer.pk, blocked_id=user.pk),
+            "head_to_head": selectors.head_to_head(user=viewer, opponent=user),  # type: ignore[arg-type]
+        })
+    return people
 
 
 def _puzzles(user: User, page_number: int) -> dict[str, object]:
@@ -184,6 +203,9 @@ def _settings_page(request: HttpRequest, *, status: int = 200, **forms: object) 
         # Until the player chooses, the scripts' default (static/js/sound.js).
         "sound_form": SoundVolumeForm(initial={"volume": user.sound_volume
                                                if user.sound_volume is not None else 60}),
+        "profile_form": ProfileForm(initial={
+            "bio": user.bio, "country": user.country,
+            "chat_with_strangers": user.chat_with_strangers}),
         **forms,
     }
     return render(request, "accounts/settings.html", context, status=status)

@@ -36,3 +36,6 @@ class MatchAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):  # type: ignore[no-untyped-def]
         return False
+
+
+from games.play.chat import admin as chat_admin  # noqa: E402, F401  (the chat's reports and lines)

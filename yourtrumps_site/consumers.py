@@ -5,7 +5,8 @@ The server sends `{"type": "announcement", "text"}`; to a signed-in player, on c
 whenever another page of theirs marked some read, `{"type": "notifications", "unread": N,
 "items": [...]}` (the newest, `notifications.selectors.notification_item`), and
 `{"type": "notification", "item": {...}, "unread": N}` for each new one, in the language of
-the socket's pages. The staff send `{"type": "announce", "text"}`.
+the socket's pages, and the player's friends list (`yourtrumps_site.friends_socket`). The staff send
+`{"type": "announce", "text"}`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.languages import language_for_scope
+from accounts.validators import has_control_characters
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
 from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_fields import has_control_characters
+from yourtrumps_site.friends_socket import FriendsSocket
 from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
@@ -30,7 +32,7 @@ MAX_ANNOUNCEMENT_LENGTH = 500
 NOT_UNDERSTOOD_CODES = frozenset({"bad_json", "unknown_type"})  # junk, not a refused request
 
 
-class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class SiteConsumer(FriendsSocket, SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     socket_kind = "site"
     user_id: int | None = None
 
@@ -44,11 +46,13 @@ class SiteConsumer(SiteSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc
         await self.accept()
         if self.user_id is not None:
             await self._send_notifications()
+            await self.friends_join()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(SITE_GROUP, self.channel_name)
         if self.user_id is not None:
             await self.channel_layer.group_discard(notify_group(self.user_id), self.channel_name)
+            await self.friends_leave()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A refusal is read by a person: in the language of their pages.

@@ -360,6 +360,23 @@ API_STREAM_KEEPALIVE_SECONDS = 7.0
 # The most games one call of the games' NDJSON export returns.
 API_GAMES_MAX = 300
 
+# --- People: chat, moderation, follows (docs/people.md) -------------------------------------
+# A player's messages in game chat: at most CHAT_RATE_LIMIT in CHAT_RATE_WINDOW seconds (as
+# lichess's flood rule, five in ten seconds), and none repeating one of their last few.
+CHAT_RATE_LIMIT = env.int("CHAT_RATE_LIMIT", default=5)
+CHAT_RATE_WINDOW = env.int("CHAT_RATE_WINDOW", default=10)
+# An account younger than this may not write links, e-mail addresses or phone numbers.
+CHAT_NEW_ACCOUNT_DAYS = env.int("CHAT_NEW_ACCOUNT_DAYS", default=7)
+# The game of the one-click challenge to a friend (casual).
+PEOPLE_CHALLENGE_TIME_CONTROL = "5+3"
+# Reports one player may send: (count, seconds).
+CHAT_REPORT_RATE_LIMIT = (20, 3600)
+# Chat frames on a match socket are limited apart from its other messages (so that a chat
+# flood is refused line by line, and the moves still pass): this many at once, refilled at
+# this many a second; past them the socket is closed as any flood.
+CHAT_SOCKET_BURST = 150
+CHAT_SOCKET_RATE_PER_SECOND = 15.0
+
 # --- Notifications ---------------------------------------------------------------------------
 # How long a notification is kept, read or not (the beat task `notify.prune` removes older ones).
 NOTIFICATIONS_KEEP_DAYS = env.int("NOTIFICATIONS_KEEP_DAYS", default=30)

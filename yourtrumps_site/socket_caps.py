@@ -16,6 +16,9 @@ member older than `STALE_SECONDS` is dropped, so the sockets of a process that d
 counting within that time. Claiming a place is one Lua script (atomic: two connects at once
 cannot both take the last place). Without Redis (the embedded default, one process) the
 count is kept in the process.
+
+The same count says who is online (`users_online`): a player with a site socket open, that
+is a page of the site open somewhere (the friends list of the header, `accounts.friends`).
 """
 
 from __future__ import annotations
@@ -120,6 +123,22 @@ class _Registry:
             for name in names:
                 pipe.zrem(name, channel)
             await pipe.execute()
+
+    async def users_online(self, *, kind: str, user_ids: list[int]) -> set[int]:
+        """Those of `user_ids` holding a socket of `kind` now (a page open: "online")."""
+        names = {user_id: cache.make_key(f"sockets:{kind}:user:{user_id}")
+                 for user_id in user_ids}
+        if not settings.REDIS_URL:
+            return {user_id for user_id, name in names.items() if self.local.get(name)}
+        if not names:
+            return set()
+        self._redis()
+        fresh = time.time() - STALE_SECONDS
+        async with self.client.pipeline(transaction=False) as pipe:
+            for name in names.values():
+                pipe.zcount(name, fresh, "+inf")
+            counts = await pipe.execute()
+        return {user_id for user_id, count in zip(names, counts, strict=True) if count}
 
     async def _refresh(self) -> None:
         """Tell the store, every REFRESH_SECONDS, that this process's sockets are open."""

@@ -29,8 +29,3 @@ PoolKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-z.+/]{1,12}$")]
 MoveText = Annotated[str, StringConstraints(pattern=r"^[0-9A-Z+-]{2,8}$")]
 """A move in notation (`9H`, `QH-7D`, `+3`); the rules engine reads it."""
 
-
-def has_control_characters(text: str) -> bool:
-    """Whether free text (an announcement) holds a NUL byte or another control character,
-    which no form of the site takes either."""
-    return any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 for char in text)

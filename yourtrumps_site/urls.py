@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("games.tournaments.urls")),
     path("", include("notifications.urls")),
     path("", include("games.api.urls")),
+    path("chat/", include("games.play.chat.urls")),
 ]

@@ -165,6 +165,11 @@ class WebSocketLimits:
             )
         return self.ws_bucket
 
+    def ws_bucket_for(self, text: str | None) -> TokenBucket:
+        """The bucket a frame is counted in: one per connection, unless a consumer keeps a
+        kind of message apart (the match socket's chat, `games.play.chat.socket`)."""
+        return self._ws_bucket()
+
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         if self.ws_closing:
             return  # closed for a flood or a huge frame: what was queued behind it is dropped
@@ -174,7 +179,7 @@ class WebSocketLimits:
             logger.info("websocket frame of %d bytes refused: closing", size)
             await self._ws_abuse(CLOSE_TOO_BIG)
             return
-        if not self._ws_bucket().take():
+        if not self.ws_bucket_for(text).take():
             await self._ws_flood()
             return
         limit = int(settings.WS_MAX_JSON_DEPTH)

@@ -24,6 +24,7 @@ NOT_FULL: Final = "not_full"
 BAD_TABLE: Final = "bad_table"
 NOT_WAITING: Final = "not_waiting"
 BOT_ACCOUNT: Final = "bot_account"
+BLOCKED: Final = "blocked"  # a block stands between the two players (accounts.social)
 
 
 class MatchmakingError(Exception):

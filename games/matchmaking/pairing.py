@@ -27,11 +27,12 @@ GROUP_SIZE = 14
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A player waiting in a pool: `key` names them (the user id), `waves` counts the waves
-    they have missed so far."""
+    they have missed so far, `avoid` the keys they never meet (a block either way)."""
 
     key: int
     rating: float
     waves: int = 0
+    avoid: frozenset[int] = frozenset()
 
 
 def bonus(waves: int) -> float:
@@ -43,7 +44,8 @@ def allowed_gap(a: Candidate, b: Candidate) -> float:
 
 
 def may_pair(a: Candidate, b: Candidate) -> bool:
-    return a.key != b.key and abs(a.rating - b.rating) <= allowed_gap(a, b)
+    return (a.key != b.key and b.key not in a.avoid and a.key not in b.avoid
+            and abs(a.rating - b.rating) <= allowed_gap(a, b))
 
 
 def pair(candidates: Sequence[Candidate]) -> list[tuple[Candidate, Candidate]]:

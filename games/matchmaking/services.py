@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import social
 from accounts.models import User
 from games.matchmaking import errors, pairing
 from games.matchmaking.core import (
@@ -156,6 +157,7 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
         if PoolEntry.objects.filter(pool=row, alive_until__lte=now).delete()[0]:
             transaction.on_commit(pools_changed)
         entries = list(PoolEntry.objects.filter(pool=row))
+        apart = social.blocked_among(user_ids=[entry.user_id for entry in entries])
         # A wave missed is a wave interval waited (so the range widens with time, whichever
         # process ran the waves, and a wave run twice counts nothing twice).
         candidates = [
@@ -163,6 +165,7 @@ def pool_wave(*, pool: str, now: datetime | None = None, force: bool = False) ->
                 key=entry.user_id,
                 rating=entry.rating,
                 waves=int(max(0.0, (now - entry.joined_at).total_seconds()) // interval),
+                avoid=frozenset(apart.get(entry.user_id, ())),
             )
             for entry in entries
         ]
@@ -284,6 +287,8 @@ def seek_accept(*, user: User, seek_id: int, now: datetime | None = None) -> Mat
     if seek.creator_id == user.pk:
         raise MatchmakingError(errors.OWN, _("You cannot accept your own seek."))
     person_check(user)
+    if social.blocked_between(first_id=seek.creator_id, second_id=user.pk):
+        raise MatchmakingError(errors.BLOCKED, _("You cannot play this player."))
     with transaction.atomic():
         users = lock_users([seek.creator_id, user.pk])
         seek = Seek.objects.select_for_update().filter(pk=seek_id, alive_until__gt=now).first()
@@ -327,6 +332,9 @@ def challenge_create(
         raise MatchmakingError(errors.OWN, _("You cannot challenge yourself."))
     if challenged is not None and not challenged.is_active:
         raise MatchmakingError(errors.NO_SUCH_PLAYER, _("This account is closed."))
+    if challenged is not None and social.blocked_between(first_id=challenger.pk,
+                                                         second_id=challenged.pk):
+        raise MatchmakingError(errors.BLOCKED, _("You cannot challenge this player."))
     rate_limit(limit, challenger)
     with transaction.atomic():
         challenge = Challenge.objects.create(
@@ -364,6 +372,8 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
         raise MatchmakingError(errors.OWN, _("You cannot accept your own challenge."))
     if challenge.challenged_id is not None and challenge.challenged_id != user.pk:
         raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
+    if social.blocked_between(first_id=challenge.challenger_id, second_id=user.pk):
+        raise MatchmakingError(errors.BLOCKED, _("You cannot play this player."))
     with transaction.atomic():
         users = lock_users([challenge.challenger_id, user.pk])
         challenge = _challenge_open(token, now, lock=True)

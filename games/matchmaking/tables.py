@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import social
 from accounts.models import User
 from games.ai import LEVELS, level_for_rating
 from games.matchmaking import errors
@@ -183,6 +184,8 @@ def table_join(
             return None
         check_free(users[user.pk], control=TimeControl.of(table))
         _check_seat_free(users[user.pk], correspondence=table.correspondence, table=table)
+        if social.blocked_among(user_ids=[user.pk, *_people(seats)]).get(user.pk):
+            raise MatchmakingError(errors.BLOCKED, _("You cannot play at this table."))
         free = [index for index in range(table.n_players) if index not in seats]
         if seat is None:
             if not free:

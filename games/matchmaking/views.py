@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -265,3 +266,20 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "fewest_games": fewest,
         "most_games": most,
     }, status=200 if valid else 400)
+
+
+@login_required
+@require_POST
+def friend_challenge(request: HttpRequest, username: str) -> HttpResponse:
+    """Challenge a player in one click: a casual game at the site's usual time control."""
+    them = user_get_by_username(username=username)
+    if them is None:
+        raise Http404(_("No player has that name."))
+    try:
+        challenge = services.challenge_create(
+            challenger=request.user,  # type: ignore[arg-type]
+            challenged=them, time_control=settings.PEOPLE_CHALLENGE_TIME_CONTROL, rated=False)
+    except MatchmakingError as error:
+        messages.error(request, error.message)
+        return redirect("profile", username=them.username)
+    return redirect("matchmaking:challenge", token=challenge.token)

@@ -23,6 +23,9 @@ Every message, both ways, is a model of `games.play.schemas`.
 
 Spectators (anyone, for a public match) receive the states and may only `sync`.
 
+Game chat (`{"type": "chat", ...}` and the `chat_history`/`chat` messages) travels on this
+socket too: see `games.play.chat.socket`.
+
 The service that made a change returns its snapshot (`games.play.snapshots`), which reaches
 every socket of the match inside the channel-layer event; a socket renders its own view from it
 (`games.play.state_message`) in its user's language, with no query: what every viewer is sent
@@ -43,6 +46,7 @@ from pydantic import ValidationError
 
 from accounts.languages import language_for_scope
 from games.play import errors, selectors, services
+from games.play.chat.socket import ChatSocket
 from games.play.errors import PlayError
 from games.play.leases import leases
 from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_message
@@ -55,7 +59,7 @@ from yourtrumps_site.sockets import SiteSocket
 logger = logging.getLogger(__name__)
 
 
-class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
+class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     socket_kind = "match"
     match_id: int
     seat: int | None
@@ -101,6 +105,7 @@ class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_state(await self._read_snapshot(), force=True)
+        await self.chat_join()
 
     def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
         match = selectors.match_get(match_id=self.match_id)
@@ -113,6 +118,7 @@ class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.group is None:
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.chat_leave()
         if self.seat is not None:
             leases.release(self.match_id, self.seat)
             try:
@@ -142,6 +148,9 @@ class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.ws_strike()
             return
         kind = raw.get("type") if isinstance(raw, dict) else None
+        if kind == "chat":  # game chat (games.play.chat.socket), limited apart from the moves
+            await self.chat_receive(raw)
+            return
         try:
             message = client_message.validate_python(raw)
         except ValidationError as error:

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from games.play.chat.schemas import ChatHistory, ChatLineMessage
 from yourtrumps_site.socket_fields import MoveText
 
 Card = Annotated[str, Field(pattern=r"^[6-9TJQKA][CDHS]$")]
@@ -207,5 +208,6 @@ class Error(_Message):
     version: int | None
 
 
-ServerMessage = Annotated[State | Ok | Error, Field(discriminator="type")]
+ServerMessage = Annotated[State | Ok | Error | ChatHistory | ChatLineMessage,
+                          Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import user_get_by_username
 from games.play import selectors as play_selectors
+from games.play.chat.selectors import replay_lines
 from games.play.models import Match, Seat
 from games.play.time_control import TimeControl
 from games.play.views import board_labels
@@ -116,7 +117,13 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     # A finished duel's first view asks the workers for the AI's analysis (never run here).
     analysis_request(match=match)
     data = selectors.replay_of_match(match=match, viewer_seat=seat, seats=seats)
-    return render(request, "games/replay.html", _replay_context(request, data))
+    context = _replay_context(request, data)
+    if seat is not None:  # the players' chat is shown again to the players only
+        viewer = _viewer(request)
+        context["show_players_chat"] = True
+        context["chat_lines"] = replay_lines(match_id=match.pk, user_id=viewer.user_id,
+                                             guest_id=viewer.guest_id)
+    return render(request, "games/replay.html", context)
 
 
 @require_GET

@@ -28,9 +28,9 @@ async def refusal(server, message: str, **headers: str) -> dict:  # type: ignore
     )
     try:
         await socket.send(message)
-        while True:  # a signed-in player's socket first sends their notifications
+        while True:  # a signed-in player's socket first sends their notifications, friends
             answer = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            if answer["type"] != "notifications":
+            if answer["type"] not in ("notifications", "friends"):
                 return answer
     finally:
         await socket.close()

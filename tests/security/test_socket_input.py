@@ -38,7 +38,7 @@ MESSAGES = int(os.environ.get("FUZZ_SOCKET_MESSAGES", "300"))
 SITE_SCHEMA = {"oneOf": [{"properties": {"type": {"const": "announce"},
                                          "text": {"type": "string", "maxLength": 500}}}]}
 REPLY_TYPES = {"error", "state", "ok", "lobby", "pools", "paired", "announcement",
-               "notifications", "notification"}
+               "notifications", "notification", "friends", "chat_history", "chat"}
 
 
 def odd_value() -> st.SearchStrategy[Any]:

@@ -6,10 +6,13 @@ import { carriesPly, playedAlready } from "./acts.js";
 import { Board } from "./board.js";
 import { playSound, setSoundVolume, soundVolume } from "../sound.js";
 import { showCorrespondence } from "./correspondence.js";
+import { Chat } from "../chat/chat.js";
 
 const config = JSON.parse(document.getElementById("board-config").textContent);
 const root = document.getElementById("game");
 let socket = null;
+const chatPanel = document.querySelector("[data-part=chat]");
+const chat = chatPanel ? new Chat(chatPanel, (message) => socket.send(message)) : null;
 
 const board = new Board(root, {
   labels: config.labels,
@@ -89,8 +92,12 @@ socket = new ReconnectingSocket(config.socketPath, {
       settleStaleResend();
     } else if (message.type === "ok") {
       expectVersion(message.version);
+    } else if (message.type === "error" && message.for === "chat") {
+      chat?.refused(message);
     } else if (message.type === "error") {
       onError(message, answered);
+    } else if (message.type === "chat_history" || message.type === "chat") {
+      chat?.receive(message);
     }
   },
 });
