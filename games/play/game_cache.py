@@ -7,7 +7,8 @@ plays only the moves since (usually none or one, the opponent's, from another pr
 of the whole game from the deal.
 
 Nothing's correctness depends on it: a game is used only if it is of the very deal and seed of
-the match and a prefix of the match's moves (moves are never changed once committed), and a
+the match and its moves are the first of the match's (its last move is checked: moves are
+never changed once committed, only added), and a
 caller gets its own copy; with the cache empty every game is played from the deal.
 """
 
@@ -43,7 +44,8 @@ class GameCache:
     def game_of(self, match_id: int, *, deal_tpn: str, seed: int | None,
                 moves: Sequence[str]) -> Game | None:
         """A copy of the held game of the match brought to `moves` (every move's text, in
-        order), or None if none held fits: of another deal or seed, or not a prefix of them."""
+        order), or None if none held fits: of another deal or seed, longer than `moves`, or
+        whose last move is not the one of `moves` at its ply."""
         with self._lock:
             held = self._items.get(match_id)
             if held is None:
