@@ -27,16 +27,16 @@ class GameCache:
     def __init__(self, size: int = 4096) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._items: OrderedDict[int, Game] = OrderedDict()
+        self._items: OrderedDict[int, tuple[str, Game]] = OrderedDict()
 
-    def put(self, match_id: int, game: Game) -> None:
-        """Keep the game of a committed move (the caller no longer changes it); a game behind
-        the one held is ignored."""
+    def put(self, match_id: int, game: Game, *, deal_tpn: str) -> None:
+        """Keep the game of a committed move of the match dealt `deal_tpn` (the caller no
+        longer changes it); a game behind the one held is ignored."""
         with self._lock:
             held = self._items.get(match_id)
-            if held is not None and held.ply > game.ply:
+            if held is not None and held[1].ply > game.ply:
                 return
-            self._items[match_id] = game
+            self._items[match_id] = (deal_tpn, game)
             self._items.move_to_end(match_id)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
@@ -47,10 +47,11 @@ class GameCache:
         order), or None if none held fits: of another deal or seed, longer than `moves`, or
         whose last move is not the one of `moves` at its ply."""
         with self._lock:
-            held = self._items.get(match_id)
-            if held is None:
+            entry = self._items.get(match_id)
+            if entry is None:
                 return None
-            if (held.seed != seed or held.ply > len(moves) or held.start.tpn() != deal_tpn
+            held_deal, held = entry
+            if (held_deal != deal_tpn or held.seed != seed or held.ply > len(moves)
                     or (held.ply and str(held.moves[-1]) != moves[held.ply - 1])):
                 return None
             game = held.clone()

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import QuerySet
 from django.db.models.expressions import Col
 
@@ -46,15 +47,16 @@ def match_with_seats(*, match_id: int, lock: bool = False) -> tuple[Match, list[
     """The match and its seats in seat order (with their users' names) in one query, or None
     if there is no such match. With `lock`, the match row is locked for the transaction (the
     seats change only under that lock)."""
-    read = _MatchWithSeats.of(connection.vendor)
+    connection = connections[DEFAULT_DB_ALIAS]
+    read = _MatchWithSeats.of(connection)
     rows = fetch_prepared(read.locked if lock else read.sql, [match_id])
     if not rows:
         return None
     n_match, n_seat = len(read.match_fields), len(read.seat_fields)
-    match = read.instance(Match, rows[0][:n_match])
+    match = read.instance(connection, Match, rows[0][:n_match])
     seats = []
     for row in rows:
-        seat = read.instance(Seat, row[n_match:n_match + n_seat])
+        seat = read.instance(connection, Seat, row[n_match:n_match + n_seat])
         Seat.match.field.set_cached_value(seat, match)
         if seat.user_id is not None:
             user = get_user_model().from_db(connection.alias, ["id", "username"],
@@ -71,12 +73,12 @@ class _MatchWithSeats:
     _made: dict[str, _MatchWithSeats] = {}
 
     @classmethod
-    def of(cls, vendor: str) -> _MatchWithSeats:
-        if vendor not in cls._made:
-            cls._made[vendor] = cls()
-        return cls._made[vendor]
+    def of(cls, connection: BaseDatabaseWrapper) -> _MatchWithSeats:
+        if connection.vendor not in cls._made:
+            cls._made[connection.vendor] = cls(connection)
+        return cls._made[connection.vendor]
 
-    def __init__(self) -> None:
+    def __init__(self, connection: BaseDatabaseWrapper) -> None:
         quote = connection.ops.quote_name
         self.match_fields = list(Match._meta.concrete_fields)
         self.seat_fields = list(Seat._meta.concrete_fields)
@@ -101,11 +103,13 @@ class _MatchWithSeats:
                        ((Match, self.match_fields), (Seat, self.seat_fields))}
         self._converters = {
             model: [(index, field, converters) for index, field in enumerate(fields)
-                    if (converters := _converters(field.get_col(model._meta.db_table)))]
+                    if (converters := _converters(connection,
+                                                  field.get_col(model._meta.db_table)))]
             for model, fields in ((Match, self.match_fields), (Seat, self.seat_fields))
         }
 
-    def instance(self, model: type[M], values: Sequence[Any]) -> M:
+    def instance(self, connection: BaseDatabaseWrapper, model: type[M],
+                 values: Sequence[Any]) -> M:
         """A model instance from its columns of a row, converted as the ORM does."""
         converted = list(values)
         for index, field, converters in self._converters[model]:
@@ -114,7 +118,7 @@ class _MatchWithSeats:
         return model.from_db(connection.alias, self._names[model], converted)
 
 
-def _converters(column: Col) -> list[Any]:
+def _converters(connection: BaseDatabaseWrapper, column: Col) -> list[Any]:
     """What the ORM applies to a column's value as read: the backend's, then the field's."""
     return [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
 

@@ -138,8 +138,8 @@ def change_announce(match: Match, seats: Sequence[Seat], *, now: datetime,
     snapshot = snapshot_of(match=match, seats=seats, moves=moves, now=now, previous=held)
     transaction.on_commit(lambda: _committed(snapshot))
     if game is not None:
-        match_id = match.pk
-        transaction.on_commit(lambda: recent_games.put(match_id, game))
+        match_id, deal_tpn = match.pk, match.deal_tpn
+        transaction.on_commit(lambda: recent_games.put(match_id, game, deal_tpn=deal_tpn))
     if turn_changed:
         _ai_turn(match, seats)
     _ai_draw_answers(match, seats)

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Field
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from games.play import checks, errors, selectors
@@ -264,8 +263,9 @@ def move_apply(
         if not passed:
             change = change_commit(match, seats, now=now, moves=moves, held=held)
             if game is not None and not match.is_over:
-                match_id = match.pk
-                transaction.on_commit(lambda: recent_games.put(match_id, game))
+                match_id, deal_tpn = match.pk, match.deal_tpn
+                transaction.on_commit(
+                    lambda: recent_games.put(match_id, game, deal_tpn=deal_tpn))
     if flagged:
         raise PlayError(errors.GAME_OVER, "your time ran out")
     if passed:
@@ -307,7 +307,7 @@ def _move_in_one_statement(*, match_id: int, seat: int, move: str, expected_ply:
     read; None (nothing written) for anything else: a refusal, the end of the game, a draw
     offer standing, a correspondence game, a mover out of time, or a match that changed
     after it was read. The locked path then decides, and refuses with its reason."""
-    if connection.vendor != "postgresql":
+    if connections[DEFAULT_DB_ALIAS].vendor != "postgresql":
         return None  # one statement writes three tables only with PostgreSQL's WITH
     read = selectors.match_with_seats(match_id=match_id)
     if read is None:
@@ -351,29 +351,23 @@ def _move_write(match: Match, mover: Seat, *, read_version: int, played: _Played
     at `read_version` (a conditional update, which waits for and then sees any change being
     committed), and only then the move and the mover's clock. Returns whether it was written
     (False: the match changed meanwhile, and nothing was)."""
+    connection = connections[DEFAULT_DB_ALIAS]
     timed = mover.clock_ms is not None
-    match_fields, move_fields = _written_fields()
-    params = [field.get_db_prep_save(getattr(match, field.attname), connection)
-              for field in match_fields]
+    # Numbers, texts and aware instants go to psycopg as they are, as the ORM sends them on
+    # PostgreSQL; only the clocks' JSON needs the field's preparation.
+    params: list[Any] = [getattr(match, name) for name in _MATCH_WRITTEN]
     params += [match.pk, read_version]
     if timed:
         params += [mover.clock_ms, mover.index]
-    move = (match.ply, mover.index, played.text, elapsed, played.clocks_after, now)
-    params += [field.get_db_prep_save(value, connection)
-               for field, value in zip(move_fields, move, strict=True)]
+    clocks = Move._meta.get_field("clocks_after").get_db_prep_save(played.clocks_after,
+                                                                   connection)
+    params += [match.ply, mover.index, played.text, elapsed, clocks, now]
     return bool(fetch_prepared(_move_write_sql(connection.vendor, timed), params))
 
 
 @functools.cache
-def _written_fields() -> tuple[list[Field[Any, Any]], list[Field[Any, Any]]]:
-    """The fields of the match the move writes, and those of the move after its match."""
-    return ([Match._meta.get_field(name) for name in _MATCH_WRITTEN],
-            [Move._meta.get_field(name) for name in _MOVE_WRITTEN[1:]])
-
-
-@functools.cache
 def _move_write_sql(vendor: str, timed: bool) -> str:
-    quote = connection.ops.quote_name
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
 
     def column(model: type[Match | Seat | Move], name: str) -> str:
         return quote(model._meta.get_field(name).column)

@@ -118,7 +118,7 @@ def test_a_held_game_serves_only_the_deal_and_the_moves_it_was_made_of():
     for _ in range(6):
         moves.append(str(game.play(game.legal_moves()[0])))
     cache = GameCache(size=2)
-    cache.put(5, game.clone())
+    cache.put(5, game.clone(), deal_tpn=start.tpn())
     kept = cache.game_of(5, deal_tpn=start.tpn(), seed=11, moves=moves)
     assert kept is not None
     assert kept.position_keys() == game.position_keys()
@@ -139,8 +139,8 @@ def test_a_held_game_serves_only_the_deal_and_the_moves_it_was_made_of():
     assert later is not None
     assert later.position_keys() == ahead.position_keys()
     # An older game than the one held is not kept; the oldest match goes past the size.
-    cache.put(5, Game(start, seed=11, dealer=0))
+    cache.put(5, Game(start, seed=11, dealer=0), deal_tpn=start.tpn())
     assert cache.game_of(5, deal_tpn=start.tpn(), seed=11, moves=moves) is not None
-    cache.put(6, Game(start, seed=11, dealer=0))
-    cache.put(7, Game(start, seed=11, dealer=0))
+    cache.put(6, Game(start, seed=11, dealer=0), deal_tpn=start.tpn())
+    cache.put(7, Game(start, seed=11, dealer=0), deal_tpn=start.tpn())
     assert cache.game_of(5, deal_tpn=start.tpn(), seed=11, moves=moves) is None
