@@ -2,6 +2,8 @@
 
     python bench/load_sweep.py ai --levels 1 2 3 4 --games 1 2 4 8 16 --duration 60
     python bench/load_sweep.py duels --duels 100 200 300 500 --duration 60
+    python bench/load_sweep.py duels --duels 1000 1200 1500 --duration 300 --ramp 60 \
+        --client-procs 2
 
 `ai`: for each AI level, games against the AI on one worker process (`--pool=solo`), more and
 more of them, until the AI's move p99 exceeds the level's budget + 300 ms; it prints the largest
@@ -35,10 +37,19 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--client-procs", type=int, default=1)
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which each step's players connect (not measured; "
+                             "60 for a thousand duels: 2,000 sockets at once is a storm)")
     parser.add_argument("--rtt-limit-ms", type=float, default=150)
     parser.add_argument("--out", default="load-sweep.jsonl")
+    parser.add_argument("--database-url", help="as `python -m tests.load` (its default)")
+    parser.add_argument("--redis-url", help="as `python -m tests.load` (its default)")
     options = parser.parse_args()
-    args = parse_args(["--servers", str(options.servers)])
+    passed = ["--servers", str(options.servers)]
+    for name in ("database_url", "redis_url"):
+        if getattr(options, name):
+            passed += [f"--{name.replace('_', '-')}", getattr(options, name)]
+    args = parse_args(passed)
     out = Path(options.out)
     summary = []
     with Topology(args) as topology:
@@ -68,7 +79,7 @@ def main() -> int:
         else:
             for duels in options.duels:
                 config = Config(duels=duels, duration=options.duration,
-                                client_procs=options.client_procs)
+                                client_procs=options.client_procs, ramp=options.ramp)
                 report = run_load(config, topology.servers, topology.pids, log=lambda _: None)
                 print(f"--- {duels} duels\n{format_report(report)}", flush=True)
                 p99 = report["move_rtt_ms"]["p99"]

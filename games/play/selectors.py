@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import QuerySet
+from django.db.models.expressions import Col
 
+from games.play.game_cache import recent_games
 from games.play.models import Match, Move, Seat, Status, TerminationReason, Variant
 from games.play.snapshot_cache import Snapshot, recent
 from games.rules import Game, State
+from yourtrumps_site.db_prepared import fetch_prepared
+
+M = TypeVar("M", Match, Seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +41,86 @@ def match_get(*, match_id: int) -> Match | None:
 def match_seats(*, match: Match) -> list[Seat]:
     """The match's seats in seat order, with their users."""
     return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
+def match_with_seats(*, match_id: int, lock: bool = False) -> tuple[Match, list[Seat]] | None:
+    """The match and its seats in seat order (with their users' names) in one query, or None
+    if there is no such match. With `lock`, the match row is locked for the transaction (the
+    seats change only under that lock)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    read = _MatchWithSeats.of(connection)
+    rows = fetch_prepared(read.locked if lock else read.sql, [match_id])
+    if not rows:
+        return None
+    n_match, n_seat = len(read.match_fields), len(read.seat_fields)
+    match = read.instance(connection, Match, rows[0][:n_match])
+    seats = []
+    for row in rows:
+        seat = read.instance(connection, Seat, row[n_match:n_match + n_seat])
+        Seat.match.field.set_cached_value(seat, match)
+        if seat.user_id is not None:
+            user = get_user_model().from_db(connection.alias, ["id", "username"],
+                                            [seat.user_id, row[-1]])
+            Seat.user.field.set_cached_value(seat, user)
+        seats.append(seat)
+    return match, seats
+
+
+class _MatchWithSeats:
+    """The query of `match_with_seats` for one database vendor, made once: its SQL and the
+    ORM's converters of every column."""
+
+    _made: dict[str, _MatchWithSeats] = {}
+
+    @classmethod
+    def of(cls, connection: BaseDatabaseWrapper) -> _MatchWithSeats:
+        if connection.vendor not in cls._made:
+            cls._made[connection.vendor] = cls(connection)
+        return cls._made[connection.vendor]
+
+    def __init__(self, connection: BaseDatabaseWrapper) -> None:
+        quote = connection.ops.quote_name
+        self.match_fields = list(Match._meta.concrete_fields)
+        self.seat_fields = list(Seat._meta.concrete_fields)
+        user = get_user_model()._meta
+        columns = ", ".join(
+            [f"m.{quote(field.column)}" for field in self.match_fields]
+            + [f"s.{quote(field.column)}" for field in self.seat_fields]
+            + [f"u.{quote(user.get_field('username').column)}"]
+        )
+        self.sql = (
+            f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"
+            f" JOIN {quote(Seat._meta.db_table)} s ON s.{quote('match_id')} = m.{quote('id')}"
+            f" LEFT JOIN {quote(user.db_table)} u ON u.{quote('id')} = s.{quote('user_id')}"
+            f" WHERE m.{quote('id')} = %s ORDER BY s.{quote('index')}"
+        )
+        features = connection.features
+        self.locked = self.sql + (
+            "" if not features.has_select_for_update
+            else " FOR UPDATE OF m" if features.has_select_for_update_of else " FOR UPDATE"
+        )
+        self._names = {model: [field.attname for field in fields] for model, fields in
+                       ((Match, self.match_fields), (Seat, self.seat_fields))}
+        self._converters = {
+            model: [(index, field, converters) for index, field in enumerate(fields)
+                    if (converters := _converters(connection,
+                                                  field.get_col(model._meta.db_table)))]
+            for model, fields in ((Match, self.match_fields), (Seat, self.seat_fields))
+        }
+
+    def instance(self, connection: BaseDatabaseWrapper, model: type[M],
+                 values: Sequence[Any]) -> M:
+        """A model instance from its columns of a row, converted as the ORM does."""
+        converted = list(values)
+        for index, field, converters in self._converters[model]:
+            for converter in converters:
+                converted[index] = converter(converted[index], field, connection)
+        return model.from_db(connection.alias, self._names[model], converted)
+
+
+def _converters(connection: BaseDatabaseWrapper, column: Col) -> list[Any]:
+    """What the ORM applies to a column's value as read: the backend's, then the field's."""
+    return [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
 
 
 def seat_of(*, seats: Sequence[Seat], viewer: Viewer) -> int | None:
@@ -68,20 +157,24 @@ def match_moves(*, match: Match) -> tuple[list[tuple[int, str]], Snapshot | None
 
 
 def match_game(*, match: Match, moves: Sequence[str] | None = None) -> Game | None:
-    """The match as a `games.rules.Game`: its deal, every move (`moves`, the texts in order,
-    read if not given) and, for a match that is over, the way it ended (a resignation, a loss
-    on time, an abort, a draw by agreement; a player who abandoned the game resigned). None
-    while the trumps are being chosen (there is no deal yet)."""
+    """The match as a `games.rules.Game` of the caller's own: its deal, every move (`moves`,
+    the texts in order, read if not given; played again from the deal only if this process
+    holds no earlier game of the match, `games.play.game_cache`) and, for a match that is
+    over, the way it ended (a resignation, a loss on time, an abort, a draw by agreement; a
+    player who abandoned the game resigned). None while the trumps are being chosen (there
+    is no deal yet)."""
     if not match.deal_tpn:
         return None
-    start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
-    seeded = not match.from_position
-    game = Game(start, seed=match.seed if seeded else None,
-                dealer=match.dealer if seeded else None)
     if moves is None:
         moves = [text for _seat, text in match_moves(match=match)[0]]
-    for text in moves:
-        game.play(text)
+    seeded = not match.from_position
+    seed = match.seed if seeded else None
+    game = recent_games.game_of(match.pk, deal_tpn=match.deal_tpn, seed=seed, moves=moves)
+    if game is None:
+        start = State.from_tpn(match.deal_tpn, strict=match.variant == Variant.STRICT)
+        game = Game(start, seed=seed, dealer=match.dealer if seeded else None)
+        for text in moves:
+            game.play(text)
     if match.is_over and not game.is_over():
         try:
             if match.termination == TerminationReason.ABORTED:

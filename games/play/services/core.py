@@ -3,7 +3,8 @@ the change that every service ends with, its broadcast, and the AI's turn.
 
 A service locks the match (`match_lock`), checks and writes, then ends with `change_commit`:
 the version is bumped, the match saved, its next deadline set when the turn changed, and its
-snapshot made from the rows the service holds. After the commit the snapshot is kept in this
+snapshot made from the rows the service holds (a move writes in a statement of its own, then
+`change_announce`). After the commit the snapshot is kept in this
 process's cache (`games.play.snapshot_cache`) and sent to every socket of the match; the
 service returns the `Change` to its caller, whose socket answers from it.
 """
@@ -22,10 +23,11 @@ from django.db import transaction
 
 from games.play import checks, errors, events, selectors
 from games.play.errors import PlayError
+from games.play.game_cache import recent_games
 from games.play.models import Match, Seat, Status, Vacation
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
-from games.rules import State, Suit, TrumpChoice
+from games.rules import Game, State, Suit, TrumpChoice
 from yourtrumps_site.celery import task_send
 from yourtrumps_site.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
 
@@ -69,11 +71,10 @@ class Change:
 def match_lock(match_id: int) -> tuple[Match, list[Seat]]:
     """The match row locked for the transaction, and its seats (they change only under the
     match's lock, so reading them after it is consistent)."""
-    try:
-        match = Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise PlayError(errors.NOT_FOUND, f"there is no match {match_id}") from None
-    return match, selectors.match_seats(match=match)
+    read = selectors.match_with_seats(match_id=match_id, lock=True)
+    if read is None:
+        raise PlayError(errors.NOT_FOUND, f"there is no match {match_id}")
+    return read
 
 
 def seat_check(seats: Sequence[Seat], seat: int) -> Seat:
@@ -102,15 +103,23 @@ def trump_choice_of(match: Match) -> TrumpChoice:
 
 def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
                   moves: Sequence[tuple[int, str]] | None = None,
-                  turn_changed: bool = True) -> Change:
-    """End a service's change: bump the version, set the next deadline (when the turn
-    changed; a finished match has none), save, make the snapshot, and after the commit keep
-    and broadcast it and ask the AI for its move if it is to move. `moves` are the match's
-    moves as (seat, text), if the caller holds them (else read, from the cache when it has
-    the locked version)."""
-    held = None
+                  held: Snapshot | None = None, turn_changed: bool = True) -> Change:
+    """End a service's change: `change_prepare`, save, and `change_announce`. `moves` are
+    the match's moves as (seat, text), if the caller holds them (else read, from the cache
+    when it has the locked version), and `held` the snapshot they came from, if any."""
     if moves is None:
         moves, held = selectors.match_moves(match=match)
+    change_prepare(match, seats, now=now, turn_changed=turn_changed)
+    match.save()
+    return change_announce(match, seats, now=now, moves=moves, held=held,
+                           turn_changed=turn_changed)
+
+
+def change_prepare(match: Match, seats: Sequence[Seat], *, now: datetime,
+                   turn_changed: bool = True) -> None:
+    """Before a change is written: bump the version and set the next deadline (when the turn
+    changed; a finished match has none), with the clocks and the turn's news of a
+    correspondence game."""
     if turn_changed and match.correspondence and not match.is_over:
         _correspondence_clocks(match, seats, now)
     if turn_changed or match.is_over:
@@ -118,9 +127,19 @@ def change_commit(match: Match, seats: Sequence[Seat], *, now: datetime,
     if turn_changed and match.correspondence and not match.is_over:
         _correspondence_turn_event(match, seats)
     match.version += 1
-    match.save()
+
+
+def change_announce(match: Match, seats: Sequence[Seat], *, now: datetime,
+                    moves: Sequence[tuple[int, str]], held: Snapshot | None = None,
+                    turn_changed: bool = True, game: Game | None = None) -> Change:
+    """Once a change is written: make its snapshot, and after the commit keep and broadcast
+    it (and keep `game`, the match's game as of the change, if given) and ask the AI for its
+    move if it is to move."""
     snapshot = snapshot_of(match=match, seats=seats, moves=moves, now=now, previous=held)
     transaction.on_commit(lambda: _committed(snapshot))
+    if game is not None:
+        match_id, deal_tpn = match.pk, match.deal_tpn
+        transaction.on_commit(lambda: recent_games.put(match_id, game, deal_tpn=deal_tpn))
     if turn_changed:
         _ai_turn(match, seats)
     _ai_draw_answers(match, seats)
