@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         marks.update((m.judgement.value, m.exact) for m in analysis.mistakes)
         print(f"  game {index + 1}: {game.ply} plies, "
               f"{sum(e.exact for e in analysis.evaluations)} exact, "
-              f"{len(analysis.mistakes)} marks, {walls[-1]:.1f} s "
+              f"{len(analysis.mistakes)} marks, {walls[-1]:.1f} s, CPU {cpus[-1]:.1f} s "
               f"({analysis.nodes_per_position} nodes per position)", file=sys.stderr, flush=True)
         if args.calibrate and outcome is not None:
             rows.extend(_scores(game, outcome, args.nodes or nodes_per_position(game.ply)))
