@@ -21,11 +21,11 @@ SOLVE_CARDS = 14
 SOLVE_HANDS = 8
 """... and so are positions with at most this many cards in the two hands."""
 ENGINE_STATES = min(RETROGRADE_STATES, 2_000_000)
-"""The largest graph a move's retrograde analysis builds (about 220 MB at its peak in the
-compiled core): the AI's workers run one move per process at a time, and a longer movetime
-than the levels' (the engine protocol's, the arena's) must not grow a process to the
-solver's own limit (900 MB); within a level's budget of a second the analysis stops at
-its deadline before this on one core (docs/ai.md)."""
+"""The largest graph a move's retrograde analysis builds (the process peaks at about 190 MB
+there, compiled, 1.1 s of CPU): the AI's workers run one move per process at a time, and a
+longer movetime than the levels' (the engine protocol's, the arena's) must not grow a
+process to the solver's own limit (900 MB); within a level's budget of a second the
+analysis stops at its deadline before this (docs/ai.md)."""
 
 Info = Callable[[str], None]
 
