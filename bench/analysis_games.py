@@ -2,7 +2,7 @@
 
     python bench/analysis_games.py [--games 50] [--pairs level4:level4,level2:level4,...]
                                    [--movetime MS] [--jobs J] [--seed S] [--nodes N]
-                                   [--calibrate]
+                                   [--calibrate] [--save FILE | --load FILE]
 
 Plays ``--games`` duels from seeded deals between the bots of ``--pairs`` in turn (the
 arena's bots, ``games.ai.match``; levels at ``--movetime`` per move), then analyses each
@@ -14,11 +14,17 @@ the scale that turns search scores into expected scores (``ESTIMATE_SCALE`` of
 ``games.ai.appraisal``) to the outcomes of the games, by least squares.
 
 Only the analysis is timed; playing the games is not (``--jobs`` plays them in parallel).
+
+``--save FILE`` writes the games played (one JSON object a line: start, moves, loser), and
+``--load FILE`` analyses those games instead of playing: so that two checkouts of the code
+analyse the same games (run this file with the other checkout's Python, from its
+directory, with ``--load``; docs/ai.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -27,6 +33,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 from games.ai.analysis import analyse, nodes_per_position
 from games.ai.appraisal import ESTIMATE_SCALE
@@ -43,7 +50,11 @@ from games.rules.outcome import Outcome
 DEFAULT_PAIRS = "level4:level4,level3:level4,level2:level4,level1:level3"
 
 
-def _play(task: tuple[str, str, float | None, int]) -> tuple[str, tuple[int, ...], Outcome]:
+Played = tuple[str, Sequence[int], Outcome | None]
+"""A game: its start (TPN), its move codes, and its outcome (None when loaded)."""
+
+
+def _play(task: tuple[str, str, float | None, int]) -> Played:
     name_a, name_b, movetime, seed = task
     start = deal(2, seed)
     record = play_game(start, [make_bot(name_a, movetime), make_bot(name_b, movetime)],
@@ -120,7 +131,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=None,
                         help="search nodes per position (default: the analysis's own)")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--save", type=Path, help="write the games played to this file")
+    parser.add_argument("--load", type=Path,
+                        help="analyse the games of this file (from --save) instead of playing")
     args = parser.parse_args(argv)
+    if args.load is not None and (args.save is not None or args.calibrate):
+        parser.error("--load analyses saved games: not with --save or --calibrate")
     pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
     for pair in pairs:
         if len(pair) != 2:
@@ -129,14 +145,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_bot(name)  # fails early on a bad name
     movetime = args.movetime / 1000
     tasks = [(*pairs[i % len(pairs)], movetime, args.seed + i) for i in range(args.games)]
-    began = time.monotonic()
-    if args.jobs > 1:
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            played = pool.map(_play, tasks)
+    played: list[Played]
+    if args.load is not None:
+        try:
+            saved = [json.loads(line) for line in args.load.read_text().splitlines() if line]
+            played = [(row["start"], row["moves"], None) for row in saved]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--load {args.load}: not a file of saved games ({error})")
+        print(f"loaded {len(played)} duels from {args.load}", flush=True)
     else:
-        played = [_play(task) for task in tasks]
-    print(f"played {len(played)} duels ({args.pairs}, {args.movetime:.0f} ms per move) in "
-          f"{time.monotonic() - began:.0f} s", flush=True)
+        began = time.monotonic()
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                played = pool.map(_play, tasks)
+        else:
+            played = [_play(task) for task in tasks]
+        print(f"played {len(played)} duels ({args.pairs}, {args.movetime:.0f} ms per move) in "
+              f"{time.monotonic() - began:.0f} s", flush=True)
+        if args.save is not None:
+            args.save.write_text("".join(json.dumps({
+                "start": tpn, "moves": list(codes),
+                "loser": None if outcome is None else outcome.loser}) + "\n"
+                for tpn, codes, outcome in played))
 
     walls, cpus, plies = [], [], []
     positions = exact = 0
@@ -152,11 +182,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         positions += len(analysis.evaluations)
         exact += sum(e.exact for e in analysis.evaluations)
         marks.update((m.judgement.value, m.exact) for m in analysis.mistakes)
-        print(f"  game {index + 1}: {tasks[index][0]} vs {tasks[index][1]}, {game.ply} plies, "
+        print(f"  game {index + 1}: {game.ply} plies, "
               f"{sum(e.exact for e in analysis.evaluations)} exact, "
-              f"{len(analysis.mistakes)} marks, {walls[-1]:.1f} s "
+              f"{len(analysis.mistakes)} marks, {walls[-1]:.1f} s, CPU {cpus[-1]:.1f} s "
               f"({analysis.nodes_per_position} nodes per position)", file=sys.stderr, flush=True)
-        if args.calibrate:
+        if args.calibrate and outcome is not None:
             rows.extend(_scores(game, outcome, args.nodes or nodes_per_position(game.ply)))
     print(f"plies per game: mean {statistics.fmean(plies):.0f}, median "
           f"{statistics.median(plies):.0f}, max {max(plies)}")

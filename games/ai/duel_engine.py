@@ -1,6 +1,6 @@
 """The strong duel player: exact solving when the position is small, search otherwise.
 
-Public names: ``duel_move``, ``SOLVE_CARDS``.
+Public names: ``duel_move``, ``SOLVE_CARDS``, ``ENGINE_STATES``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 
 from games.ai.duel import DuelTable, Key
 from games.ai.search import Searcher, SearchResult
-from games.ai.solver import SearchTimeout, Solver
+from games.ai.solver import RETROGRADE_STATES, SearchTimeout, Solver
 from games.rules.cards import mask_of
 from games.rules.game import MOVE_LIMIT
 from games.rules.moves import format_move_code
@@ -20,6 +20,12 @@ SOLVE_CARDS = 14
 """Positions with at most this many cards in play (hands and pile) are solved first."""
 SOLVE_HANDS = 8
 """... and so are positions with at most this many cards in the two hands."""
+ENGINE_STATES = min(RETROGRADE_STATES, 2_000_000)
+"""The largest graph a move's retrograde analysis builds (the process peaks at about 190 MB
+there, compiled, 1.1 s of CPU): the AI's workers run one move per process at a time, and a
+longer movetime than the levels' (the engine protocol's, the arena's) must not grow a
+process to the solver's own limit (900 MB); within a level's budget of a second the
+analysis stops at its deadline before this (docs/ai.md)."""
 
 Info = Callable[[str], None]
 
@@ -64,7 +70,7 @@ def duel_move(
         share = 0.85 if in_play <= 10 else 0.5
         exact = DuelTable(table.trumps, state.strict, collapse=False)
         solver = Solver(exact, repeated, start + seconds * share, should_stop,
-                        plies_left=MOVE_LIMIT - ply)
+                        plies_left=MOVE_LIMIT - ply, max_states=ENGINE_STATES)
         try:
             solution = solver.solve(me, opp, pile, mover)
         except SearchTimeout:

@@ -114,9 +114,11 @@ class Searcher(DuelSearch[tuple[int, int, int, int]]):
         """Score for the mover and the lowest path index a repetition draw referred to."""
         if self._core is None:
             return self._search_python(me, opp, pile, mover, depth, alpha, beta, ply)
+        # The deadline is on the clock the session reads (``time.monotonic``, which the
+        # arena's --cpu-clock replaces): the core reads that clock, not one of its own.
         value, dep, self.nodes, stopped = self._core.search(
             me, opp, pile, mover, depth, alpha, beta, ply, self.nodes, self.max_nodes,
-            self.deadline, self.should_stop)
+            self.deadline, self.should_stop, time.monotonic)
         if stopped:
             raise SearchTimeout
         return value, dep

@@ -54,6 +54,7 @@ typedef struct {
     /* the budget of the running call */
     long long nodes, max_nodes;
     double deadline;
+    PyObject *clock; /* the Python clock the deadline is on, or NULL: CLOCK_MONOTONIC */
     PyObject *should_stop;
     int stopped; /* 1: the budget ran out; -1: should_stop raised */
 } Session;
@@ -199,7 +200,19 @@ static int check_budget(Session *s) {
     /* a signal's Python handler (Ctrl-C, a task's time limit) runs here, and may raise */
     if (PyErr_CheckSignals() < 0) return s->stopped = -1;
     if (s->max_nodes >= 0 && s->nodes > s->max_nodes) return s->stopped = 1;
-    if (s->deadline >= 0 && monotonic() > s->deadline) return s->stopped = 1;
+    if (s->deadline >= 0) {
+        double now;
+        if (s->clock) {
+            PyObject *result = PyObject_CallNoArgs(s->clock);
+            if (!result) return s->stopped = -1;
+            now = PyFloat_AsDouble(result);
+            Py_DECREF(result);
+            if (now == -1.0 && PyErr_Occurred()) return s->stopped = -1;
+        } else {
+            now = monotonic();
+        }
+        if (now > s->deadline) return s->stopped = 1;
+    }
     if (s->should_stop) {
         PyObject *result = PyObject_CallNoArgs(s->should_stop);
         if (!result) return s->stopped = -1;
@@ -374,13 +387,14 @@ static int read_position(PyObject *me_obj, PyObject *opp_obj, PyObject *pile_obj
 
 static PyObject *session_search(Session *s, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"me", "opp", "pile", "mover", "depth", "alpha", "beta", "ply",
-                            "nodes", "max_nodes", "deadline", "should_stop", NULL};
+                            "nodes", "max_nodes", "deadline", "should_stop", "clock", NULL};
     PyObject *me_obj, *opp_obj, *pile_obj, *max_nodes, *deadline, *should_stop;
+    PyObject *clock = Py_None;
     int mover, depth, alpha, beta, ply;
     long long nodes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOiiiiiLOOO:search", names, &me_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOiiiiiLOOO|O:search", names, &me_obj,
                                      &opp_obj, &pile_obj, &mover, &depth, &alpha, &beta, &ply,
-                                     &nodes, &max_nodes, &deadline, &should_stop))
+                                     &nodes, &max_nodes, &deadline, &should_stop, &clock))
         return NULL;
     uint64_t me, opp;
     uint8_t pile[N_CARDS];
@@ -391,10 +405,12 @@ static PyObject *session_search(Session *s, PyObject *args, PyObject *kwargs) {
     s->deadline = deadline == Py_None ? -1.0 : PyFloat_AsDouble(deadline);
     if (PyErr_Occurred()) return NULL;
     s->should_stop = should_stop == Py_None ? NULL : should_stop;
+    s->clock = clock == Py_None ? NULL : clock;
     s->stopped = 0;
     int dep = FREE;
     int value = node(s, me, opp, pile, len, mover, depth, alpha, beta, ply, &dep);
     s->should_stop = NULL;
+    s->clock = NULL;
     if (s->stopped < 0) return NULL;
     return Py_BuildValue("(iiLO)", value, dep, s->nodes, s->stopped ? Py_True : Py_False);
 }
@@ -496,7 +512,8 @@ static PyObject *session_table_get(Session *s, PyObject *key_obj) {
 static PyMethodDef SESSION_METHODS[] = {
     {"search", (PyCFunction)(void (*)(void))session_search, METH_VARARGS | METH_KEYWORDS,
      "search(me, opp, pile, mover, depth, alpha, beta, ply, nodes, max_nodes, deadline, "
-     "should_stop) -> (score, path index, nodes, stopped)"},
+     "should_stop, clock=None) -> (score, path index, nodes, stopped); the deadline is on "
+     "clock() (CLOCK_MONOTONIC if None)"},
     {"ordered_moves", (PyCFunction)session_ordered_moves, METH_VARARGS,
      "ordered_moves(me, opp, pile, mover, first=-1) -> codes, as DuelTable.ordered_moves"},
     {"evaluate", (PyCFunction)session_evaluate, METH_VARARGS,

@@ -236,3 +236,20 @@ def test_a_signal_handler_interrupts_a_search_without_a_budget() -> None:
     session = searcher._core
     assert session is not None
     assert session.path_get(duel_key(*position)) is None
+
+
+def test_the_compiled_search_keeps_its_deadline_on_the_sessions_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core reads the deadline on ``time.monotonic`` as the session sees it, which the
+    arena's --cpu-clock replaces by the process's CPU time: a clock of its own would stop
+    at once (or never) on a deadline set on another clock."""
+    state = State.from_tpn("SH 7C8CTCJCAC6D9DTD8HTHJHKH6S7S8S9STSQS/"
+                           "6C9CQCKC7D8DJDQDKDAD6H7H9HQHAHJSKSAS - 0 -")
+    h0, h1 = state.hand_masks
+    table = DuelTable((3, 2))
+    for now, finished in ((0.0, True), (2.0, False)):
+        monkeypatch.setattr("time.monotonic", lambda now=now: now)
+        searcher = Searcher(table, deadline=1.0)
+        assert searcher.compiled
+        result = searcher.search(h0, h1, (), 0, max_depth=6)  # thousands of nodes
+        assert (result.depth == 6) is finished, now

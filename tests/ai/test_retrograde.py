@@ -185,7 +185,7 @@ def test_the_solver_gives_the_same_solutions_compiled_and_in_python(
     """One meaning: ``solve`` over the compiled retrograde analysis and over the plain
     Python one give the same value, moves in the same order, values and position count,
     with a game's past (positions seen twice, the root seen before, the move limit near)."""
-    history = _past(state, seed)
+    history = [past.key() for past in _past(state, seed)]
     compiled_solution = solve(state, history, ply=ply)
     with _pure_python():
         assert retrograde_module.core is None
