@@ -74,15 +74,21 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = selectors.seat_of(seats=seats, viewer=viewer_of(request))
     if seat is None and not match.public:
         raise Http404
-    return render(request, "games/match.html", _match_context(match, seats, seat))
+    return render(request, "games/match.html",
+                  _match_context(match, seats, seat, viewer_of(request).user_id))
 
 
-def _match_context(match: Match, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+def _match_context(match: Match, seats: list[Seat], seat: int | None,
+                   viewer_user_id: int | None) -> dict[str, Any]:
     replay_url = reverse("replays:replay", args=[match.pk])
     return {
         "match": match,
         "seats": seats,
         "seat": seat,
+        # The chat panel's player report: the seated accounts a signed-in viewer may report.
+        "reportable_players": [] if viewer_user_id is None else [
+            other.user.username for other in seats
+            if other.user is not None and other.user_id != viewer_user_id],
         "replay_url": replay_url,
         "board_config": {
             "matchId": match.pk,
@@ -114,7 +120,7 @@ def tv(request: HttpRequest) -> HttpResponse:
         return render(request, "games/watch.html", {
             "games": [], "tv": True, "refresh_seconds": settings.GAMES_WATCH_REFRESH_SECONDS})
     seats = selectors.match_seats(match=match)
-    context = _match_context(match, seats, None)
+    context = _match_context(match, seats, None, user_id)
     context["tv"] = {"next_seconds": settings.GAMES_TV_NEXT_SECONDS}
     return render(request, "games/match.html", context)
 

@@ -1,7 +1,8 @@
 """People in a real Chromium against a real daphne: friends who see each other come online,
 challenge in one click and start a game, a block that stops a challenge; game chat with a
 quick phrase read in another language, a spectator's line that never reaches the players,
-and a muted player who is told until when and cannot send."""
+a muted player who is told until when and cannot send, and reports of a line and of a
+player that reach the staff's queue."""
 
 from __future__ import annotations
 
@@ -119,3 +120,24 @@ def test_chat_phrases_translated_rooms_apart_and_a_mute_told(user_page):
     anna.get_by_test_id("phrase-well_played").click()
     anna.get_by_test_id("chat-lines").get_by_text("Well played!").wait_for()
     assert "Thank you!" not in _lines(anna)
+
+    # A muted player may still report a line; the other reports a player from the chat panel.
+    anna.get_by_test_id("chat-text").fill("you play like a potato")
+    anna.get_by_test_id("chat-send").click()
+    potato = boris.get_by_test_id("chat-line").filter(has_text="you play like a potato")
+    potato.get_by_test_id("chat-report").click()
+    notice.filter(has_text="Жалоба отправлена").wait_for()
+    anna.get_by_test_id("report-player-select").select_option("boris")
+    anna.get_by_test_id("report-player-send").click()
+    anna.get_by_test_id("chat-notice").filter(has_text="Reported").wait_for()
+    assert carla.get_by_test_id("report-player-select").locator("option").all_inner_texts() \
+        == ["anna", "boris"]
+
+    staff = user_page(get_user_model().objects.create_user(
+        "staff", password="pw-Xk39-long", is_staff=True, is_superuser=True))
+    staff.goto("/admin/games/chatreport/")
+    rows = staff.locator("#result_list tbody tr")
+    cells = [[row.locator(f"td.field-{field}").inner_text()
+              for field in ("reported", "reporter", "message_text")] for row in rows.all()]
+    assert sorted(cells) == [["anna", "boris", "you play like a potato"],
+                             ["boris", "anna", "—"]]

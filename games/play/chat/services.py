@@ -25,6 +25,7 @@ from games.play.chat.errors import ChatError
 from games.play.chat.models import MAX_TEXT, ChatMessage, ChatReport, Kind
 from games.play.chat.phrases import PHRASES, REACTIONS
 from games.play.chat.selectors import Speaker, free_text_allowed
+from games.play.models import Seat
 
 REPEAT_LOOKBACK = 3  # a text equal to one of the author's last three is a repeat
 REPEAT_WINDOW = timedelta(minutes=10)
@@ -99,8 +100,9 @@ def chat_post(*, match_id: int, speaker: Speaker, kind: str, body: str,
 def chat_report_create(*, reporter: User, message_id: int | None = None,
                        reported: User | None = None, match_id: int | None = None,
                        reason: str = "") -> ChatReport:
-    """`reporter` reports a line of chat (and so its author), or a player. A line is
-    reported once per reader: pressing again returns the same report."""
+    """`reporter` reports a line of chat (and so its author), or a player (from a game they
+    sat at, `match_id`, or from nowhere in particular). A line is reported once per reader:
+    pressing again returns the same report."""
     reason = reason.strip()[:200]
     message = None
     if message_id is not None:
@@ -112,6 +114,9 @@ def chat_report_create(*, reporter: User, message_id: int | None = None,
         reported, match_id = message.author, message.match_id
     if reported is None:
         raise ChatError(errors.REFUSED, _("Say whom or what you report."))
+    if message is None and match_id is not None and not Seat.objects.filter(
+            match_id=match_id, user=reported).exists():
+        raise ChatError(errors.REFUSED, _("There is no such player."))
     if reported.pk == reporter.pk:
         raise ChatError(errors.REFUSED, _("You cannot report yourself."))
     limit, window = settings.CHAT_REPORT_RATE_LIMIT

@@ -36,7 +36,8 @@ def report(request: HttpRequest) -> HttpResponse:
             if reported is None:
                 raise ChatError(errors.REFUSED, _("There is no such player."))
             chat_report_create(reporter=request.user,  # type: ignore[arg-type]
-                               reported=reported, reason=data["reason"])
+                               reported=reported, match_id=data["match"],
+                               reason=data["reason"])
     except ChatError as error:
         if wants_json:
             return JsonResponse({"code": error.code, "detail": error.detail},

@@ -18,6 +18,12 @@ export class Chat {
       this.send({ type: "chat", kind: "text", body: text });
       input.value = "";
     });
+    // Present only for a signed-in reader, listing the seated players other than them.
+    const reportPlayer = this.part("report-player");
+    reportPlayer?.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.postReport(new FormData(reportPlayer));
+    });
   }
 
   /** A message of the match socket about chat: `chat_history` or `chat`. */
@@ -91,6 +97,11 @@ export class Chat {
   async report(messageId, button) {
     const body = new FormData();
     body.append("message", String(messageId));
+    if (await this.postReport(body)) button.disabled = true;
+  }
+
+  /** Sends a report (a line's or a player's form data); says how it went, and whether it went. */
+  async postReport(body) {
     try {
       const response = await fetch(this.root.dataset.reportUrl, {
         method: "POST", credentials: "same-origin", body,
@@ -98,9 +109,10 @@ export class Chat {
       });
       const answer = await response.json();
       this.notice(response.ok ? this.root.dataset.labelReported : answer.detail);
-      if (response.ok) button.disabled = true;
+      return response.ok;
     } catch {
       this.notice(this.root.dataset.labelReportFailed);
+      return false;
     }
   }
 }

@@ -112,6 +112,21 @@ def test_a_report_reaches_the_staff_queue_and_its_action_mutes(make_user):
     assert "you play like a potato" in report.context
     assert "alice" in report.context  # the line before it
 
+    # The game page offers its signed-in reader the other seated players to report.
+    page = reporter.get(f"/game/{match.pk}/").content.decode()
+    assert '<option value="bob">' in page
+    assert '<option value="alice">' not in page
+    assert 'data-testid="report-player-form"' not in Client().get(
+        f"/game/{match.pk}/").content.decode()
+    other = services.match_create(players=[Player(user=alice), Player(ai_level=1)], seed=5)
+    assert reporter.post("/chat/report/", {"player": "bob", "match": str(other.pk)},
+                         HTTP_ACCEPT="application/json").status_code == 400
+    assert reporter.post("/chat/report/", {"player": "bob", "match": str(match.pk)},
+                         HTTP_ACCEPT="application/json").status_code == 200
+    player_report = ChatReport.objects.get(message=None)
+    assert (player_report.reported, player_report.match) == (bob, match)
+    report = ChatReport.objects.get(message=line)
+
     admin = Client()
     admin.force_login(staff)
     queue = admin.get("/admin/games/chatreport/").content.decode()
@@ -123,7 +138,7 @@ def test_a_report_reaches_the_staff_queue_and_its_action_mutes(make_user):
     bob.refresh_from_db()
     assert bob.chat_muted_until is not None
     assert bob.chat_muted_until > timezone.now() + timedelta(hours=23)
-    assert ChatReport.objects.get().status == ReportStatus.ACTED
+    assert ChatReport.objects.get(pk=report.pk).status == ReportStatus.ACTED
 
 
 def test_profile_follow_block_and_challenge(make_user):
