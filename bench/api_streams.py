@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +57,37 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def daphne_servers(count: int) -> Iterator[tuple[list[subprocess.Popen[bytes]], list[int]]]:
+    """``count`` daphne processes on free local ports (the production topology's web tier;
+    Redis carries the events between them), answering once started; stopped on leaving."""
+    env = {**os.environ, "API_REQUEST_RATE_LIMIT": "1000000"}
+    servers: list[subprocess.Popen[bytes]] = []
+    ports: list[int] = []
+    try:
+        for _ in range(count):
+            port = free_port()
+            servers.append(subprocess.Popen(
+                [str(ROOT / ".venv" / "bin" / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                 "yourtrumps_site.asgi:application"], env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            ports.append(port)
+        for port in ports:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        yield servers, ports
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
 
 
 def rss_kib(pid: int) -> int:
@@ -234,31 +267,11 @@ def main() -> None:
         for user in (first, second):
             text = token_create(user=user, name="bench", scopes=[TokenScope.BOT]).text
             bots.append((text, match.pk))
-    env = {**os.environ, "API_REQUEST_RATE_LIMIT": "1000000"}
-    servers, ports = [], []
     try:
-        for _ in range(args.servers):
-            port = free_port()
-            servers.append(subprocess.Popen(
-                [str(ROOT / ".venv" / "bin" / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                 "yourtrumps_site.asgi:application"], env=env,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            ports.append(port)
-        for port in ports:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).read()
-                    break
-                except OSError:
-                    time.sleep(0.2)
-        asyncio.run(run(args, ports, [server.pid for server in servers], bots, games))
-        print(f"load average {Path('/proc/loadavg').read_text().split()[:3]}")
+        with daphne_servers(args.servers) as (servers, ports):
+            asyncio.run(run(args, ports, [server.pid for server in servers], bots, games))
+            print(f"load average {Path('/proc/loadavg').read_text().split()[:3]}")
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(10)
         Match.objects.filter(pk__in=games).delete()
         User.objects.filter(username__startswith=PREFIX).delete()
 

@@ -4,6 +4,7 @@ and shown with their ratings on "Play the AI"."""
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -54,3 +55,19 @@ def test_a_person_of_that_name_is_not_taken_over(make_user):
     make_user("ai-level-1")
     with pytest.raises(CommandError, match="is not the site's AI at level 1"):
         call_command("ai_accounts", stdout=StringIO())
+
+
+def test_the_seeds_can_be_measured_by_duels_in_the_arena():
+    err = StringIO()
+    call_command("ai_accounts", arena_deals=1, movetime=5, stdout=StringIO(), stderr=err)
+    reported = {int(level): float(rating) for level, rating in
+                re.findall(r"level (\d) (-?\d+)", err.getvalue())}
+    ratings = dict(PlayerRating.objects.filter(user__ai_level__isnull=False)
+                   .values_list("user__ai_level", "rating"))
+    assert ratings == reported
+    assert sorted(ratings) == [1, 2, 3, 4]
+    assert ratings[2] == LEVEL_RATINGS[2]  # the anchor: greedy play is a newcomer
+    for bad, message in (({"arena_deals": 0}, "--arena-deals"), ({"movetime": 0}, "--movetime"),
+                         ({"jobs": 0}, "--jobs")):
+        with pytest.raises(CommandError, match=message):
+            call_command("ai_accounts", stdout=StringIO(), **bad)
