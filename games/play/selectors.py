@@ -59,8 +59,8 @@ def match_with_seats(*, match_id: int, lock: bool = False) -> tuple[Match, list[
         seat = read.instance(connection, Seat, row[n_match:n_match + n_seat])
         Seat.match.field.set_cached_value(seat, match)
         if seat.user_id is not None:
-            user = get_user_model().from_db(connection.alias, ["id", "username"],
-                                            [seat.user_id, row[-1]])
+            user = get_user_model().from_db(connection.alias, ["id", "username", "is_bot"],
+                                            [seat.user_id, row[-2], bool(row[-1])])
             Seat.user.field.set_cached_value(seat, user)
         seats.append(seat)
     return match, seats
@@ -86,7 +86,9 @@ class _MatchWithSeats:
         columns = ", ".join(
             [f"m.{quote(field.column)}" for field in self.match_fields]
             + [f"s.{quote(field.column)}" for field in self.seat_fields]
-            + [f"u.{quote(user.get_field('username').column)}"]
+            # What the snapshot names a seat's person by: their name and whether a bot.
+            + [f"u.{quote(user.get_field('username').column)}",
+               f"u.{quote(user.get_field('is_bot').column)}"]
         )
         self.sql = (
             f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"
