@@ -3,6 +3,7 @@ request, fair play, and waves racing each other."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -170,6 +171,13 @@ def test_waves_racing_each_other_pair_each_player_once(arena, make_player):
         lambda: services.arena_wave(tournament_id=arena.pk, now=now, force=True)] * 4)
 
     assert not [r for r in results if isinstance(r, Exception)]
+    # A wave that finds the arena's row held stands aside: all four may, when the clock's tick
+    # (the run's worker) held it at that moment. Whoever they missed, the next wave pairs.
+    for _attempt in range(100):
+        if not Participant.objects.filter(tournament=arena, free_since__isnull=False).exists():
+            break
+        services.arena_wave(tournament_id=arena.pk, now=now, force=True)
+        time.sleep(0.05)
     assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
     assert TournamentGame.objects.filter(tournament=arena).count() == 10
     assert not Participant.objects.filter(tournament=arena, free_since__isnull=False).exists()
