@@ -1,5 +1,6 @@
-"""The kinds of text a socket message may carry, as pydantic types for the socket schemas
-(`games.play.schemas`, `games.matchmaking.schemas`).
+"""The kinds of text a socket message or an API path may carry, as pydantic types for the
+socket schemas (`games.play.schemas`, `games.matchmaking.schemas`) and the API's path
+parameters (`games.api`).
 
 Each is held to the same pattern as its HTTP path or form (`yourtrumps_site.converters`, the
 time controls' keys): printable ASCII of its own alphabet and length. So a text that could not
@@ -14,10 +15,13 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 
-from yourtrumps_site.converters import TokenConverter
+from yourtrumps_site.converters import TokenConverter, UsernameConverter
 
 Token = Annotated[str, StringConstraints(pattern=rf"^{TokenConverter.regex}$")]
 """A challenge's or a table's link token, as its path (`/table/<token>/`) takes it."""
+
+Username = Annotated[str, StringConstraints(pattern=rf"^{UsernameConverter.regex}$")]
+"""A player's name, as the sign-up form allows it and a profile's path takes it."""
 
 TimeControlKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-z.+]{1,10}$")]
 """A time control's key (`3+2`, `0.5+0`, `untimed`, `3d`, `corr`); the service refuses one

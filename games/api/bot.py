@@ -33,7 +33,7 @@ from games.play import selectors as play_selectors
 from games.play import services
 from games.play.services import Change
 from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_fields import MoveText
+from yourtrumps_site.socket_fields import MoveText, Token, Username
 
 router = Router(tags=["bot"])
 
@@ -97,7 +97,7 @@ async def event_stream(request: HttpRequest) -> StreamingHttpResponse:
 
 @router.post("/challenge/{username}", response={200: ChallengeOut, **REFUSALS},
              tags=["challenges"], summary="Challenge a player or a bot")
-async def challenge_create(request: HttpRequest, username: str,
+async def challenge_create(request: HttpRequest, username: Username,
                            data: Form[ChallengeCreateIn]) -> dict[str, Any]:
     token = require(request, TokenScope.CHALLENGE)
 
@@ -113,7 +113,7 @@ async def challenge_create(request: HttpRequest, username: str,
 
 @router.post("/challenge/{challenge_id}/accept", response={200: AcceptOut, **REFUSALS},
              tags=["challenges"], summary="Accept a challenge: the game starts")
-async def challenge_accept(request: HttpRequest, challenge_id: str) -> dict[str, Any]:
+async def challenge_accept(request: HttpRequest, challenge_id: Token) -> dict[str, Any]:
     token = require(request, TokenScope.CHALLENGE)
     match = await db_call(matchmaking.challenge_accept, user=token.user, token=challenge_id)
     return {"ok": True, "game_id": match.pk}
@@ -121,7 +121,7 @@ async def challenge_accept(request: HttpRequest, challenge_id: str) -> dict[str,
 
 @router.post("/challenge/{challenge_id}/decline", response={200: OkOut, **REFUSALS},
              tags=["challenges"], summary="Decline a challenge (yours: cancel it)")
-async def challenge_decline(request: HttpRequest, challenge_id: str) -> dict[str, Any]:
+async def challenge_decline(request: HttpRequest, challenge_id: Token) -> dict[str, Any]:
     token = require(request, TokenScope.CHALLENGE)
     await db_call(matchmaking.challenge_decline, user=token.user, token=challenge_id)
     return {"ok": True}

@@ -27,6 +27,7 @@ from games.replays.history import history_queryset
 from games.replays.selectors import record_available
 from games.replays.services import RecordNotAvailableError, record_export
 from yourtrumps_site.db_threads import db_call
+from yourtrumps_site.socket_fields import Username
 
 router = Router(tags=["public"])
 
@@ -67,7 +68,7 @@ def _profile(username: str) -> dict[str, Any]:
 
 @router.get("/user/{username}", response={200: ProfileOut, **REFUSALS},
             summary="A player's profile and ratings")
-async def profile(request: HttpRequest, username: str) -> dict[str, Any]:
+async def profile(request: HttpRequest, username: Username) -> dict[str, Any]:
     return await db_call(_profile, username)
 
 
@@ -98,7 +99,7 @@ def _games(username: str, form: GamesQueryForm, reader_id: int | None
             summary="A player's finished games, newest first (NDJSON); the filters of the "
                     "history page: opponent, result (win, loss, draw), rated (rated, casual), "
                     "against (ai, people), time_control, players, date_from, date_to; max")
-async def games(request: HttpRequest, username: str) -> HttpResponse:
+async def games(request: HttpRequest, username: Username) -> HttpResponse:
     form = GamesQueryForm(request.GET)
     found = await db_call(_games, username, form, _reader_id(request))
     # At most `API_GAMES_MAX` lines, read at once: sent whole, one game a line.
