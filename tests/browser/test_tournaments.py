@@ -4,10 +4,10 @@ resignation on the game's page.
 
 - An arena of four: they join from its page and, at its start, are paired into two games and
   taken to them at once; one berserks from the game's page; one pauses from the arena's page
-  during their game (so that three are free at once after); the freed players are paired
-  again at once, never with their last opponent while another player is free; one wins three
-  in a row (on fire, the third doubled); the watcher's standings follow (rank, score, the
-  sheet's marks, games).
+  during their game (so that three are free at once after) and resumes later; the freed
+  players are paired again at once, never with someone they just played while another
+  pairing is possible; one wins three in a row (on fire, the third doubled); the watcher's
+  standings follow (rank, score, the sheet's marks, games).
 - A Swiss of five over three rounds, made with the page's form: each round pairs two games
   and gives a bye to a player who had none, the next round starts when the round's last game
   ends, and the watcher's page shows the points with the bye's, the Buchholz and
@@ -157,32 +157,42 @@ def test_an_arena_of_four_pairs_berserks_pauses_streaks_and_the_standings_follow
     expect(row(watcher, p1).locator(".sheet-game.berserk")).to_have_text("3")
     expect_row(watcher, p2, score="0", games=1)
 
-    # p3 resigns: p1's second win in a row puts them on fire. p1 meets p2, who waited, not
-    # p3 again; p3 waits.
+    # p3 resigns: p1's second win in a row puts them on fire. Of the three free, p1 just
+    # played both others: p1 waits, and p2 meets p3.
     resign(pages[p3.pk])
     expect_row(watcher, p1, rank=1, score="5", games=2)
     expect(row(watcher, p1).get_by_test_id("on-fire")).to_be_visible()
-    g4 = next_game(pages[p1.pk], after=g3)
-    assert next_game(pages[p2.pk], after=g1) == g4
-    assert players_of(g4) == {p1.username, p2.username}
+    g4 = next_game(pages[p2.pk], after=g1)
+    assert next_game(pages[p3.pk], after=g3) == g4
+    assert players_of(g4) == {p2.username, p3.username}
+    assert MATCH_URL.search(pages[p1.pk].url).group(1) == str(g3)
 
-    # On fire, p1's next win scores double: 4. And p1 meets p3, not p2 again.
-    resign(pages[p2.pk])
+    # p4 resumes from the arena's page: paired at once with p1, and both taken to the game.
+    page4.get_by_test_id("arena-link").click()
+    page4.get_by_test_id("tournament-join").click()
+    g5 = next_game(page4, after=g2)
+    assert next_game(pages[p1.pk], after=g3) == g5
+    assert players_of(g5) == {p1.username, p4.username}
+    expect(row(watcher, p4).locator(".paused")).to_have_count(0)
+
+    # On fire, p1's next win scores double: 4. p1 and p4 are the only free players: they
+    # meet again at once.
+    resign(page4)
     expect_row(watcher, p1, rank=1, score="9", games=3)
     expect(row(watcher, p1).locator(".sheet-game")).to_have_text(["3", "2", "4"])
     expect(row(watcher, p1).locator(".sheet-game.doubled")).to_have_text("4")
     expect_row(watcher, p3, rank=2, score="2", games=2)
-    expect_row(watcher, p2, games=2)
+    expect_row(watcher, p4, games=2)
     expect(watcher.get_by_test_id("standing").first).to_have_attribute(
         "data-player", p1.username)
-    g5 = next_game(pages[p1.pk], after=g4)
-    assert next_game(pages[p3.pk], after=g3) == g5
+    g6 = next_game(pages[p1.pk], after=g5)
+    assert next_game(page4, after=g5) == g6
 
     pairs = [frozenset(game.user_ids()) for game in
              TournamentGame.objects.filter(tournament=arena).order_by("pk")]
     assert pairs == [frozenset(ids) for ids in ((p1.pk, p2.pk), (p3.pk, p4.pk),
-                                                (p1.pk, p3.pk), (p1.pk, p2.pk),
-                                                (p1.pk, p3.pk))]
+                                                (p1.pk, p3.pk), (p2.pk, p3.pk),
+                                                (p1.pk, p4.pk), (p1.pk, p4.pk))]
     for page in (*pages.values(), watcher):
         page.close()
     wait_until_servers_are_quiet()
