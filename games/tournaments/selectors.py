@@ -122,17 +122,22 @@ def my_state(*, tournament: Tournament, user: User | None) -> dict[str, Any] | N
     participant = Participant.objects.filter(tournament=tournament, user=user).first()
     if participant is None:
         return None
-    game = TournamentGame.objects.filter(
-        Q(user_a=user) | Q(user_b=user), tournament=tournament, scored=False,
-        match__status__in=[Status.TRUMPS, Status.PLAYING]).order_by("-pk").first()
     return {
         "paused": participant.paused,
         "withdrawn": participant.withdrawn,
         "ai_opt_in": participant.ai_opt_in,
         "free_since_ms": _ms(participant.free_since),
-        "game_url": match_page_url(match_id=game.match_id) if game is not None else None,
+        "game_url": game_in_progress_url(tournament=tournament, user=user),
         "score": participant.score,
     }
+
+
+def game_in_progress_url(*, tournament: Tournament, user: User) -> str | None:
+    """The page of the player's game of the tournament in progress, if they play one."""
+    game = TournamentGame.objects.filter(
+        Q(user_a=user) | Q(user_b=user), tournament=tournament, scored=False,
+        match__status__in=[Status.TRUMPS, Status.PLAYING]).order_by("-pk").first()
+    return None if game is None else match_page_url(match_id=game.match_id)
 
 
 def state_cache_key(tournament_id: int, language: str | None) -> str:

@@ -99,7 +99,12 @@ def _act(request: HttpRequest, token: str, action: str) -> HttpResponse:
     user = request.user
     try:
         if action == "join":
-            services.tournament_join(user=user, token=token)  # type: ignore[arg-type]
+            participant = services.tournament_join(user=user, token=token)  # type: ignore[arg-type]
+            # Paired as they joined (or back while their game goes on): straight to the game.
+            game_url = selectors.game_in_progress_url(tournament=participant.tournament,
+                                                      user=user)  # type: ignore[arg-type]
+            if game_url is not None:
+                return redirect(game_url)
         elif action == "pause":
             services.tournament_pause(user=user, token=token)  # type: ignore[arg-type]
         elif action == "withdraw":

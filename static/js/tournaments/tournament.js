@@ -10,6 +10,9 @@ const labels = config?.labels ?? {};
 const root = document.querySelector("[data-testid=tournament]");
 let clockOffsetMs = 0;
 let state = config?.state ?? null;
+// The game this page showed as the reader's when it was made: they came here from it (to see
+// the standings, or to pause), so being told of it again sends them nowhere.
+const gameShown = config?.state?.me?.game_url ?? null;
 const points = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 2 });
 
 /** A Swiss's sheet: each round's result ("1", "½", "0"), a bye as "+". */
@@ -152,7 +155,7 @@ if (config) {
     onMessage: (message) => {
       if (message.type === "paired") {
         // On the game's own page (the strip of an arena game) there is nowhere to go.
-        if (message.url !== location.pathname) {
+        if (message.url !== location.pathname && message.url !== gameShown) {
           socket.close();
           location.assign(message.url);
         }

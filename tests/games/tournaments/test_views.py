@@ -82,3 +82,20 @@ def test_an_arena_game_page_has_the_strip_and_the_profile_the_history(client, ma
 
     profile = client.get(reverse("profile", args=[anna.username])).content.decode()
     assert 'data-testid="tournament-entry"' in profile
+
+
+def test_a_player_paired_as_they_join_goes_straight_to_the_game(client, make_player, arena):
+    # Their tournament page opened after the pairing shows the game as a link and leaves them
+    # there (they may come to it from their game to pause): joining itself takes them to it.
+    anna, boris = make_player(), make_player()
+    page = reverse("tournaments:detail", args=[arena.token])
+    client.force_login(anna)
+    assert client.post(reverse("tournaments:join", args=[arena.token])).url == page  # alone
+
+    client.force_login(boris)
+    joined = client.post(reverse("tournaments:join", args=[arena.token]))
+
+    game = TournamentGame.objects.get()
+    assert joined.url == reverse("games:match", args=[game.match_id])
+    client.post(reverse("tournaments:pause", args=[arena.token]))
+    assert client.post(reverse("tournaments:join", args=[arena.token])).url == joined.url
