@@ -1,5 +1,5 @@
 """What accounts tell the rest of the site, as Django signals (the site's socket layer closes a
-user's sockets on them: `yourtrumps_site.session_sockets`).
+user's sockets on them: `infra.session_sockets`).
 
 - `users_deactivated(sender=User, user_ids=[...])`: staff deactivated these accounts in one
   update (which sends no `pre_save`), inside the transaction that did it.

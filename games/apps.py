@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The Celery tasks of each part are registered in every process, so that a service
-        # can send one by its name (`yourtrumps_site.celery.task_send`), in eager mode
+        # can send one by its name (`infra.tasks.task_send`), in eager mode
         # too, without importing the module that runs it.
         from games.matchmaking import tasks as matchmaking_tasks  # noqa: F401
         from games.play import tasks as play_tasks  # noqa: F401

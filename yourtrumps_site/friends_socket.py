@@ -18,8 +18,8 @@ from accounts.friends import friends_rows
 from accounts.models import User
 from accounts.signals import friendships_changed
 from notifications.services import notify_group
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_caps import registry
+from infra.db_threads import db_call
+from infra.socket_caps import registry
 
 
 class FriendsSocket:

@@ -26,7 +26,7 @@ from games.play.models import Match, Seat
 from games.replays.history import history_queryset
 from games.replays.selectors import record_available
 from games.replays.services import RecordNotAvailableError, record_export
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 router = Router(tags=["public"])
 

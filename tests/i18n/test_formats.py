@@ -18,7 +18,7 @@ from games.replays.services import record_export
 from tests.games.replays.conftest import play_match
 from tests.games.replays.test_history import finished
 from tests.support.users import account_create
-from yourtrumps_site.i18n import plural_labels
+from infra.i18n import plural_labels
 
 pytestmark = pytest.mark.django_db
 

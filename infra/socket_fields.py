@@ -1,7 +1,7 @@
 """The kinds of text a socket message may carry, as pydantic types for the socket schemas
 (`games.play.schemas`, `games.matchmaking.schemas`).
 
-Each is held to the same pattern as its HTTP path or form (`yourtrumps_site.converters`, the
+Each is held to the same pattern as its HTTP path or form (`infra.converters`, the
 time controls' keys): printable ASCII of its own alphabet and length. So a text that could not
 reach a view by its URL (a NUL byte, a control character, a letter of another script, an
 over-long value) cannot reach a service or a query by a socket either: the message is refused
@@ -14,7 +14,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 
-from yourtrumps_site.converters import TokenConverter
+from infra.converters import TokenConverter
 
 Token = Annotated[str, StringConstraints(pattern=rf"^{TokenConverter.regex}$")]
 """A challenge's or a table's link token, as its path (`/table/<token>/`) takes it."""

@@ -34,7 +34,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy
 
-from yourtrumps_site.loop_redis import loop_redis
+from infra.loop_redis import loop_redis
 
 logger = logging.getLogger(__name__)
 
