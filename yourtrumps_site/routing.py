@@ -16,9 +16,9 @@ from django.urls import URLPattern, path, re_path
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 from games.play.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from games.tournaments.routing import websocket_urlpatterns as tournament_websocket_urlpatterns
-from yourtrumps_site.consumers import SiteConsumer
 from infra.sockets import no_such_route
 from infra.ws_cooldown import CooldownGate
+from yourtrumps_site.consumers import SiteConsumer
 from yourtrumps_site.ws_origin import OriginValidator
 
 

@@ -18,10 +18,10 @@ from django.test import RequestFactory, override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
+from infra.socket_caps import CLOSE_TOO_MANY_SOCKETS, TOO_MANY_SOCKETS
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_fuzz import server_errors
-from infra.socket_caps import CLOSE_TOO_MANY_SOCKETS, TOO_MANY_SOCKETS
 from yourtrumps_site.ws_origin import origin_allowed, request_of_handshake
 
 CAP = 4

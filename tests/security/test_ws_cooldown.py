@@ -13,12 +13,12 @@ import time
 import pytest
 import websockets
 
+from infra.handshakes import REFUSAL
+from infra.ws_cooldown import CooldownGate, cooldown_start
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_ws_limits import cool_down
 from tests.support.asgi import Handshake, websocket_scope
-from infra.handshakes import REFUSAL
-from infra.ws_cooldown import CooldownGate, cooldown_start
 
 
 def handshake_scope(settings, cookie: str) -> dict:

@@ -13,10 +13,10 @@ import websockets
 
 from games.play import services
 from games.play.services import Player
-from tests.load.client import MatchClient, connect
-from tests.load.sessions import session_cookie
 from infra.ws_cooldown import _key
 from infra.ws_limits import CLOSE_FLOOD, CLOSE_JUNK, CLOSE_TOO_BIG, TokenBucket
+from tests.load.client import MatchClient, connect
+from tests.load.sessions import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 
