@@ -16,5 +16,5 @@ urlpatterns = [
          {"action": "withdraw"}, name="withdraw"),
     path("tournament/<token:token>/ai/", views.tournament_act, {"action": "ai"},
          name="ai_opt_in"),
-    path("tournament/game/<int:match_id>/berserk/", views.arena_berserk, name="berserk"),
+    path("tournament/game/<id:match_id>/berserk/", views.arena_berserk, name="berserk"),
 ]
