@@ -137,18 +137,6 @@ class ProfileForm(forms.Form):
         required=False)
 
 
-class ProfilePuzzlesForm(forms.Form):
-    """The profile's GET parameter: the page of the puzzles played. A value that is no
-    page is dropped (the first page), never an error."""
-
-    puzzles_page = forms.IntegerField(required=False, min_value=1, max_value=1_000_000,
-                                      widget=forms.HiddenInput)
-
-    @property
-    def page_number(self) -> int:
-        return (self.cleaned_data.get("puzzles_page") if self.is_valid() else None) or 1
-
-
 class LanguageSelect(forms.Select):
     """Each language's option marked with its language, as in the footer's switcher (a screen
     reader then says "Polski" the Polish way)."""

@@ -159,6 +159,16 @@ class ApiToken(models.Model):
         return self.scopes.split()
 
 
+def once_a_pair(relation: str, first: str, second: str) -> list[models.BaseConstraint]:
+    """The constraints of a relation of one user to another (a follow, a block): one row a
+    pair in each direction, and never a user to themselves."""
+    return [
+        models.UniqueConstraint(fields=[first, second], name=f"accounts_{relation}_once"),
+        models.CheckConstraint(condition=~models.Q(**{first: models.F(second)}),
+                               name=f"accounts_{relation}_not_self"),
+    ]
+
+
 class Follow(models.Model):
     """`follower` follows `followed`; two follows either way make them friends."""
 
@@ -169,11 +179,7 @@ class Follow(models.Model):
     class Meta:
         verbose_name = _("follow")
         verbose_name_plural = _("follows")
-        constraints = [
-            models.UniqueConstraint(fields=["follower", "followed"], name="accounts_follow_once"),
-            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
-                                   name="accounts_follow_not_self"),
-        ]
+        constraints = once_a_pair("follow", "follower", "followed")
 
     def __str__(self) -> str:
         return f"{self.follower_id} -> {self.followed_id}"
@@ -190,11 +196,7 @@ class Block(models.Model):
     class Meta:
         verbose_name = _("block")
         verbose_name_plural = _("blocks")
-        constraints = [
-            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
-            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")),
-                                   name="accounts_block_not_self"),
-        ]
+        constraints = once_a_pair("block", "blocker", "blocked")
 
     def __str__(self) -> str:
         return f"{self.blocker_id} x {self.blocked_id}"

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts import ratings, table_ratings
 from accounts.models import PlayerRating, RatingMode, User
-from accounts.signals import users_deactivated
+from accounts.signals import user_deleting, users_deactivated
 
 # `last_seen` is written at most this often per user (see `accounts.middleware`).
 LAST_SEEN_RESOLUTION = timedelta(minutes=5)
@@ -113,16 +113,12 @@ def user_delete(*, user: User) -> None:
 
     The games it played stay: their seats lose the link to the user (`Seat.user` is
     SET_NULL), so the opponent keeps the record and sees "deleted user" in its place. Refused
-    while the user sits in a game that is not over, which would be left without its player.
+    (`ValidationError`, from a receiver of `accounts.signals.user_deleting`) while the user
+    sits in a game that is not over, which would be left without its player.
     """
-    from accounts.selectors import user_has_unfinished_game
-
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
-        if user_has_unfinished_game(user=user):
-            raise ValidationError(
-                _("You are in a game that is not over yet. Finish or resign it first.")
-            )
+        user_deleting.send(sender=User, user=user)
         user.delete()
 
 

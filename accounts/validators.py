@@ -23,7 +23,7 @@ def validate_not_reserved(value: str) -> None:
 
 
 USERNAME_PATTERN = "[A-Za-z0-9_-]{3,20}"
-"""A username, also as a URL path converter reads it (`yourtrumps_site.converters`)."""
+"""A username, also as a URL path converter reads it (`infra.converters`)."""
 
 username_validators = [
     RegexValidator(

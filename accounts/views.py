@@ -10,7 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.messages.views import SuccessMessageMixin
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils import translation
@@ -19,9 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts import languages, ratelimit, selectors, social
-from accounts.charts import rating_chart
-from accounts.countries import COUNTRIES, flag
+from accounts import languages, ratelimit
 from accounts.forms import (
     AccountDeleteForm,
     ApiTokenForm,
@@ -32,14 +30,13 @@ from accounts.forms import (
     LoginForm,
     NewPasswordForm,
     ProfileForm,
-    ProfilePuzzlesForm,
     ResetPasswordForm,
     SignupForm,
     SoundVolumeForm,
     add_service_errors,
     bot_challenges_form_of,
 )
-from accounts.models import RatingMode, User
+from accounts.models import User
 from accounts.services import (
     user_bot_challenges_change,
     user_create,
@@ -50,7 +47,6 @@ from accounts.services import (
     user_sound_volume_change,
 )
 from accounts.tokens import token_create, token_list, token_revoke
-from games.puzzles.selectors import puzzle_history_page, puzzle_rating_history
 
 TOO_MANY_REQUESTS = 429
 
@@ -116,66 +112,6 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = selectors.user_get_by_username(username=username)
-    if user is None:
-        raise Http404(_("No player has that name."))
-    if user.username != username:
-        return redirect("profile", username=user.username, permanent=True)
-    history = selectors.profile_rating_history(user=user)
-    table_history = selectors.profile_rating_history(user=user, mode=RatingMode.TABLE)
-    table_record = selectors.profile_record(user=user, mode=RatingMode.TABLE)
-    context = {
-        "profile_user": user,
-        "is_own": request.user.is_authenticated and request.user.pk == user.pk,
-        "rating": selectors.rating_get(user=user),
-        "record": selectors.profile_record(user=user),
-        "recent_games": selectors.profile_recent_games(user=user),
-        "chart": rating_chart([(point.at, point.rating) for point in history]),
-        # Tables of 3-4 have a rating of their own: shown beside the duel's once played.
-        "table_rating": selectors.rating_get(user=user, mode=RatingMode.TABLE)
-        if table_record.played else None,
-        "table_record": table_record,
-        "table_chart": rating_chart([(point.at, point.rating) for point in table_history]),
-        "live_games": selectors.profile_live_games(user=user),
-        "all_games_url": selectors.player_history_url(user=user),
-        **_puzzles(user, ProfilePuzzlesForm(request.GET).page_number),
-        **_people(request, user),
-    }
-    return render(request, "accounts/profile.html", context)
-
-
-def _people(request: HttpRequest, user: User) -> dict[str, object]:
-    """The profile's flag and, for another signed-in player, how the two stand: follows,
-    block, and the score of their duels."""
-    people: dict[str, object] = {"flag": flag(user.country),
-                                 "country_name": dict(COUNTRIES).get(user.country, "")}
-    viewer = request.user
-    if viewer.is_authenticated and viewer.pk != user.pk:
-        people.update({
-            "following": social.is_following(follower_id=viewer.pk, followed_id=user.pk),
-            "follows_you": social.is_following(follower_id=user.pk, followed_id=viewer.pk),
-            "blocking": social.is_blocking(blocker_id=viewer.pk, blocked_id=user.pk),
-            "head_to_head": selectors.head_to_head(user=viewer, opponent=user),  # type: ignore[arg-type]
-        })
-    return people
-
-
-def _puzzles(user: User, page_number: int) -> dict[str, object]:
-    """The profile's puzzles: the rating, its chart and a page of the puzzles played (none
-    of it for a player who never played one)."""
-    page, played = puzzle_history_page(user_id=user.pk, page_number=page_number)
-    if not page.paginator.count:
-        return {"puzzle_rating": None}
-    history = puzzle_rating_history(user_id=user.pk)
-    return {
-        "puzzle_rating": selectors.rating_get(user=user, mode=RatingMode.PUZZLE),
-        "puzzle_chart": rating_chart([(point.at, point.rating) for point in history]),
-        "puzzles_page": page,
-        "puzzles_played": played,
-    }
 
 
 @login_required

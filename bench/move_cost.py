@@ -41,7 +41,7 @@ from games.play.services import Player  # noqa: E402
 from games.play.state_message import state_message  # noqa: E402
 from games.play.time_control import TimeControl  # noqa: E402
 from games.rules import State  # noqa: E402
-from yourtrumps_site.db_threads import db_call  # noqa: E402
+from infra.db_threads import db_call  # noqa: E402
 
 
 async def play(matches: list[Match], new_duel: object, moves: int, seed: int) -> None:

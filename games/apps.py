@@ -11,13 +11,16 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The Celery tasks of each part are registered in every process, so that a service
-        # can send one by its name (`yourtrumps_site.celery.task_send`), in eager mode
+        # can send one by its name (`infra.tasks.task_send`), in eager mode
         # too, without importing the module that runs it.
         from games.matchmaking import tasks as matchmaking_tasks  # noqa: F401
+        from games.play import receivers as play_receivers
         from games.play import tasks as play_tasks  # noqa: F401
         from games.puzzles import tasks as puzzle_tasks  # noqa: F401
         from games.replays import tasks as replay_tasks  # noqa: F401
         from games.tournaments import tasks as tournament_tasks  # noqa: F401
+
+        play_receivers.connect_signals()
 
         # A fresh site's database gets the shipped puzzles once migrated (`make run`).
         post_migrate.connect(_load_shipped_puzzles, sender=self)

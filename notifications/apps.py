@@ -9,5 +9,7 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Registered in every process, so that a service can send one by its name
-        # (`yourtrumps_site.celery.task_send`) and `games.play.events` finds its subscribers.
-        from notifications import tasks  # noqa: F401
+        # (`infra.tasks.task_send`) and `games.play.events` finds its subscribers.
+        from notifications import receivers, tasks  # noqa: F401
+
+        receivers.connect_signals()

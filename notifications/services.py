@@ -5,9 +5,9 @@ once the caller's transaction commits, tells the player's open pages (the site s
 `notify-<user id>`) and sends the e-mail and push tasks (`notify.email`, `notify.push`), which
 decide by the player's channels. The other services name the moments that make one
 (`notification_challenge`, `notification_rematch_offer`, ...): those of matchmaking are
-called by its services inside their own transactions, so that a rolled-back change tells
-nothing; those of play by the tasks of its events (`games.play.events`), once the change that
-made the moment has committed.
+called on its signals (`notifications.receivers`), inside the transactions of its services,
+so that a rolled-back change tells nothing; those of play by the tasks of its events
+(`games.play.events`), once the change that made the moment has committed.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from accounts.models import User
 from games.matchmaking.models import Challenge, Table
 from games.play.checks import is_watching
 from games.play.models import Match, Seat, Status
+from infra.tasks import task_send_on_commit
 from notifications.models import Kind, Notification, Preference, PushSubscription
 from notifications.selectors import preferences_of
-from yourtrumps_site.celery import task_send_on_commit
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,8 @@ class SiteConfig(AppConfig):
 
     def ready(self) -> None:
         # Before any URLconf or WebSocket route is built: they name these converters.
-        from yourtrumps_site import converters, friends_socket, session_sockets
+        from infra import converters, session_sockets
+        from yourtrumps_site import friends_socket
 
         converters.register()
         session_sockets.connect_signals()

@@ -1,8 +1,8 @@
 """The ASGI entry point: HTTP to Django, WebSockets to the Channels consumers.
 
-WebSockets pass the cool-down of sessions closed for abuse (`yourtrumps_site.ws_cooldown`),
+WebSockets pass the cool-down of sessions closed for abuse (`infra.ws_cooldown`),
 then the router: a path that matches no route is refused at the handshake
-(`yourtrumps_site.sockets`); a route's consumer is behind the origin check of HTTP's CSRF
+(`infra.sockets`); a route's consumer is behind the origin check of HTTP's CSRF
 check (`yourtrumps_site.ws_origin`: no cross-site socket can act as a logged-in user) and the
 session authentication that HTTP uses (`yourtrumps_site.routing.websocket_application`).
 """

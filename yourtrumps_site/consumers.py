@@ -21,11 +21,11 @@ from django.utils.translation import ngettext
 
 from accounts.languages import language_for_scope
 from accounts.validators import has_control_characters
+from infra.db_threads import db_call
+from infra.sockets import SiteSocket
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
-from yourtrumps_site.db_threads import db_call
 from yourtrumps_site.friends_socket import FriendsSocket
-from yourtrumps_site.sockets import SiteSocket
 
 SITE_GROUP = "site"
 MAX_ANNOUNCEMENT_LENGTH = 500

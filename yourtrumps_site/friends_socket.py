@@ -14,12 +14,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts import social
-from accounts.friends import friends_rows
 from accounts.models import User
 from accounts.signals import friendships_changed
+from infra.db_threads import db_call
+from infra.socket_caps import registry
 from notifications.services import notify_group
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_caps import registry
+from yourtrumps_site.friends import friends_rows
 
 
 class FriendsSocket:

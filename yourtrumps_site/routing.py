@@ -1,10 +1,10 @@
 """Every WebSocket route of the site, and the stack a handshake goes through
 (`websocket_application`).
 
-The cool-down of a session closed for abuse comes first (`yourtrumps_site.ws_cooldown`),
+The cool-down of a session closed for abuse comes first (`infra.ws_cooldown`),
 then the path is matched: the origin check (`yourtrumps_site.ws_origin`) and the session's
 user (Channels' `AuthMiddlewareStack`) wrap each route's consumer, so that a path which
-matches no route is refused without either (`yourtrumps_site.sockets.no_such_route`).
+matches no route is refused without either (`infra.sockets.no_such_route`).
 """
 
 from typing import Any
@@ -16,9 +16,9 @@ from django.urls import URLPattern, path, re_path
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
 from games.play.routing import websocket_urlpatterns as games_websocket_urlpatterns
 from games.tournaments.routing import websocket_urlpatterns as tournament_websocket_urlpatterns
+from infra.sockets import no_such_route
+from infra.ws_cooldown import CooldownGate
 from yourtrumps_site.consumers import SiteConsumer
-from yourtrumps_site.sockets import no_such_route
-from yourtrumps_site.ws_cooldown import CooldownGate
 from yourtrumps_site.ws_origin import OriginValidator
 
 

@@ -110,7 +110,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
-                "yourtrumps_site.i18n.languages_by_own_name",
+                "infra.i18n.languages_by_own_name",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.notifications",
@@ -165,7 +165,7 @@ def _seconds(name: str, default: float) -> float:
 
 
 # Threads that run the database work of WebSocket consumers in each ASGI process
-# (`yourtrumps_site.db_threads`). SQLite takes one writer at a time, so one thread there.
+# (`infra.db_threads`). SQLite takes one writer at a time, so one thread there.
 DB_THREADS = _positive_int(
     "DB_THREADS",
     1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
@@ -517,7 +517,7 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # --- Security ---------------------------------------------------------------------------------
-# WebSockets, per connection (`yourtrumps_site.ws_limits`): the largest frame, the message rate
+# WebSockets, per connection (`infra.ws_limits`): the largest frame, the message rate
 # (a token bucket: WS_BURST at once, refilled at WS_RATE_PER_SECOND) and the deepest JSON.
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=16 * 1024)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
@@ -525,7 +525,7 @@ WS_BURST = env.int("WS_BURST", default=40)
 WS_MAX_JSON_DEPTH = 32
 # Frames a connection may send that the server cannot understand before it is closed (4008),
 # and how long a session closed for abuse (flood, huge frame, junk) may not open sockets
-# (`yourtrumps_site.ws_cooldown`). An honest client sends no such frame.
+# (`infra.ws_cooldown`). An honest client sends no such frame.
 WS_MAX_BAD_FRAMES = _positive_int("WS_MAX_BAD_FRAMES", 10)
 WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
 # A cooling session's handshake is refused only after this long (or the cool-down's end, if
@@ -533,7 +533,7 @@ WS_ABUSE_COOLDOWN_SECONDS = _positive_int("WS_ABUSE_COOLDOWN_SECONDS", 60)
 # a held handshake costs its server a timer, not CPU. Below daphne's handshake timeout (5 s),
 # so that the client is told 403 rather than dropped. 0: refused at once.
 WS_REFUSAL_HOLD_SECONDS = _seconds("WS_REFUSAL_HOLD_SECONDS", 4.0)
-# Open sockets of each kind (match, lobby, site) at once (`yourtrumps_site.socket_caps`): per
+# Open sockets of each kind (match, lobby, site) at once (`infra.socket_caps`): per
 # signed-in user (a player with a dozen tabs stays below it) and per client address (higher:
 # a household, a school or a mobile carrier shares one address).
 WS_MAX_SOCKETS_PER_USER = _positive_int("WS_MAX_SOCKETS_PER_USER", 16)
@@ -584,9 +584,9 @@ LOGGING = {
         "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
         # What a hostile socket sets off, a line per event: a log that costs what it reports.
         **{name: {"filters": ["rate_limited"]} for name in (
-            "yourtrumps_site.ws_cooldown", "yourtrumps_site.ws_limits",
-            "yourtrumps_site.ws_origin", "yourtrumps_site.sockets",
-            "yourtrumps_site.socket_caps",
+            "infra.ws_cooldown", "infra.ws_limits",
+            "yourtrumps_site.ws_origin", "infra.sockets",
+            "infra.socket_caps",
         )},
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as accounts_views
+from games.profiles import views as profile_views
 from yourtrumps_site import views
 
 urlpatterns = [
@@ -10,7 +11,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
-    path("@/<username:username>", accounts_views.profile, name="profile"),
+    path("@/<username:username>", profile_views.profile, name="profile"),
     path("", include("games.replays.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.play.urls")),

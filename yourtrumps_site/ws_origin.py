@@ -22,7 +22,7 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.utils.http import is_same_domain
 
-from yourtrumps_site.handshakes import handshake_refuse
+from infra.handshakes import handshake_refuse
 
 logger = logging.getLogger(__name__)
 

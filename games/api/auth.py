@@ -20,7 +20,7 @@ from accounts.models import ApiToken, User
 from accounts.tokens import token_authenticate
 from games.api import errors
 from games.api.errors import ApiError
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 
 @dataclass(frozen=True, slots=True)

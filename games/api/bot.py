@@ -32,8 +32,8 @@ from games.matchmaking import services as matchmaking
 from games.play import selectors as play_selectors
 from games.play import services
 from games.play.services import Change
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_fields import MoveText, Token, Username
+from infra.db_threads import db_call
+from infra.socket_fields import MoveText, Token, Username
 
 router = Router(tags=["bot"])
 

@@ -22,7 +22,7 @@ from games.matchmaking.core import user_group
 from games.matchmaking.models import ChallengeStatus
 from games.play import services
 from games.play.models import Status
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 OVER = (Status.FINISHED, Status.ABORTED)
 

@@ -23,7 +23,7 @@ from games.play.models import Status
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 OVER = (Status.FINISHED, Status.ABORTED)
 

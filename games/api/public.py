@@ -11,7 +11,7 @@ from django.urls import reverse
 from ninja import Router
 
 from accounts.models import RatingMode, TokenScope, User
-from accounts.selectors import profile_record, rating_get_many, user_get_by_username
+from accounts.selectors import rating_get_many, user_get_by_username
 from games.api import errors, selectors
 from games.api.auth import caller_of
 from games.api.bot import REFUSALS, STREAM_DOC
@@ -23,11 +23,12 @@ from games.api.streams import NDJSON, line, ndjson_response
 from games.matchmaking.selectors import leaderboard as leaderboard_get
 from games.play import selectors as play_selectors
 from games.play.models import Match, Seat
+from games.profiles.selectors import profile_record
 from games.replays.history import history_queryset
 from games.replays.selectors import record_available
 from games.replays.services import RecordNotAvailableError, record_export
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.socket_fields import Username
+from infra.db_threads import db_call
+from infra.socket_fields import Username
 
 router = Router(tags=["public"])
 

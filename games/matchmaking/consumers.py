@@ -31,7 +31,7 @@ Protocol (JSON objects):
 While open, the socket renews its pool entry and seeks every wave interval and asks for a
 wave of the pool its player waits in (a wave runs at most once per interval whatever the
 number of sockets and processes asking). Closing it removes its entry and seeks. The site's
-per-connection limits apply (`yourtrumps_site.ws_limits`: frame size, message rate).
+per-connection limits apply (`infra.ws_limits`: frame size, message rate).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from accounts.languages import language_for_scope
 from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.sockets import SiteSocket
+from infra.db_threads import db_call
+from infra.sockets import SiteSocket
 
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of
 # changes to seeks and challenges at once; this catches a message the layer dropped).

@@ -1,5 +1,5 @@
 """The messages of the lobby socket, both ways, as pydantic models: what a client may send is
-validated with these on arrival (each text field of its kind: `yourtrumps_site.socket_fields`);
+validated with these on arrival (each text field of its kind: `infra.socket_fields`);
 what the server sends is checked against them by the tests, and a JavaScript test checks that
 the lobby's script reads every field of `Lobby`."""
 
@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from yourtrumps_site.socket_fields import PoolKey, TimeControlKey, Token
+from infra.socket_fields import PoolKey, TimeControlKey, Token
 
 
 class _Message(BaseModel):
@@ -196,7 +196,7 @@ class Error(_Message):
     detail: str
     for_: str | None = Field(alias="for")
     version: None = None
-    """Only the site's limits (`yourtrumps_site.ws_limits`) send it, empty: they answer
+    """Only the site's limits (`infra.ws_limits`) send it, empty: they answer
     every socket alike."""
 
 

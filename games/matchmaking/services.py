@@ -29,7 +29,7 @@ from django.utils.translation import ngettext
 
 from accounts import social
 from accounts.models import User
-from games.matchmaking import errors, pairing
+from games.matchmaking import errors, pairing, signals
 from games.matchmaking.core import (
     LOBBY_GROUP,
     check_free,
@@ -53,7 +53,6 @@ from games.matchmaking.pools import pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from notifications.services import notification_challenge, notification_challenge_answered
 
 # What the arenas (`games.tournaments`) build their games with: the same locks and the same
 # start of a match as quick pairing.
@@ -351,7 +350,7 @@ def challenge_create(
             challenged_id = challenged.pk
             transaction.on_commit(lambda: user_changed(challenged_id))
             # Every open page of theirs, not only the lobby, hears of it.
-            notification_challenge(challenge=challenge)
+            signals.challenge_issued.send(sender=Challenge, challenge=challenge)
     return challenge
 
 
@@ -389,7 +388,7 @@ def challenge_accept(*, user: User, token: str, now: datetime | None = None) -> 
         challenge.challenged = users[user.pk]
         challenge.match = match
         challenge.save(update_fields=["status", "challenged", "match"])
-        notification_challenge_answered(challenge=challenge)
+        signals.challenge_answered.send(sender=Challenge, challenge=challenge)
     return match
 
 
@@ -407,7 +406,7 @@ def challenge_decline(*, user: User, token: str, now: datetime | None = None) ->
         else:
             raise MatchmakingError(errors.NOT_FOR_YOU, _("This challenge is for someone else."))
         challenge.save(update_fields=["status"])
-        notification_challenge_answered(challenge=challenge)
+        signals.challenge_answered.send(sender=Challenge, challenge=challenge)
         if other is not None:
             transaction.on_commit(lambda: user_changed(other))
     return challenge

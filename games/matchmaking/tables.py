@@ -39,7 +39,7 @@ from django.utils.translation import ngettext
 from accounts import social
 from accounts.models import User
 from games.ai import LEVELS, level_for_rating
-from games.matchmaking import errors
+from games.matchmaking import errors, signals
 from games.matchmaking.core import (
     check_free,
     lobby_changed,
@@ -56,7 +56,6 @@ from games.matchmaking.pools import offered_time_control, pool_spec
 from games.play.models import Match
 from games.play.services import Player
 from games.play.time_control import UNTIMED, UNTIMED_KEY, TimeControl
-from notifications.services import notification_table_closed
 
 TABLE_SIZES = (3, 4)
 
@@ -357,7 +356,8 @@ def correspondence_tables_close_stale(*, now: datetime | None = None) -> int:
             people = _people(_seats(table))
             lock_users(sorted(people))
             for user_id in people:
-                notification_table_closed(user_id=user_id, table=table, days=days, now=now)
+                signals.table_closed.send(sender=Table, user_id=user_id, table=table, days=days,
+                                          now=now)
             _told(table, people)
             table.delete()
             closed += 1

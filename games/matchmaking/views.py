@@ -30,7 +30,7 @@ from games.matchmaking.forms import (
 from games.matchmaking.pools import TABLE_POOL_SIZES, pool_key
 from games.play.forms import ai_levels, time_control_choices
 from games.play.time_control import CORRESPONDENCE, LIVE, TimeControl
-from yourtrumps_site.i18n import plural_labels
+from infra.i18n import plural_labels
 
 
 def refusal(error: MatchmakingError) -> str:

@@ -30,7 +30,7 @@ The service that made a change returns its snapshot (`games.play.snapshots`), wh
 every socket of the match inside the channel-layer event; a socket renders its own view from it
 (`games.play.state_message`) in its user's language, with no query: what every viewer is sent
 alike is made once per process and version, and each distinct viewer's text once. Database
-work runs on the pool of `yourtrumps_site.db_threads`.
+work runs on the pool of `infra.db_threads`.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_m
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import rendered
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.sockets import SiteSocket
+from infra.db_threads import db_call
+from infra.sockets import SiteSocket
 
 logger = logging.getLogger(__name__)
 

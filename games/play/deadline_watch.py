@@ -64,9 +64,9 @@ def stop(timeout: float = 5.0) -> None:
 
 def start_if_no_worker() -> None:
     """Where Celery is eager there is no worker to watch the deadlines: this process does."""
-    from yourtrumps_site.celery import app
+    from infra.tasks import tasks_eager
 
-    if app.conf.task_always_eager:
+    if tasks_eager():
         start()
 
 

@@ -22,7 +22,7 @@ CANNOT_CLAIM: Final = "cannot_claim"
 GAME_NOT_OVER: Final = "game_not_over"
 SERVER_ERROR: Final = "server_error"
 # Besides these, the site's limits on every socket answer `rate_limited` and `unavailable`
-# (`yourtrumps_site.ws_limits`).
+# (`infra.ws_limits`).
 CODES: Final = (
     NOT_YOUR_TURN, ILLEGAL_MOVE, STALE_PLY, NOT_A_PLAYER, BAD_MESSAGE, GAME_OVER, NOT_FOUND,
     WRONG_PHASE, BAD_TRUMP, CANNOT_ABORT, NO_DRAW_OFFER, NOT_ALLOWED, CANNOT_CLAIM,

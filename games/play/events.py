@@ -23,7 +23,7 @@ arguments are plain JSON values, the instants ISO 8601 strings in UTC):
   match's page in view and focused: they see what happens in it.
 
 Each is sent by the service that made the moment, in its transaction, through
-`yourtrumps_site.celery.task_send_on_commit`: a rolled-back change sends nothing, and the task
+`infra.tasks.task_send_on_commit`: a rolled-back change sends nothing, and the task
 reads the committed rows. `ply` (the number of moves played, `Match.ply`) tells a late or
 repeated task whether the turn it was sent for is still the current one, and a subscriber
 keeps its effects idempotent with it (one notification per match, ply and kind; a task may
@@ -38,6 +38,8 @@ not sent: nothing else depends on it.
 from __future__ import annotations
 
 from datetime import datetime
+
+from infra.tasks import task_registered, task_send_on_commit
 
 TURN_TASK = "notify.correspondence_turn"
 REMINDER_TASK = "notify.correspondence_reminder"
@@ -54,9 +56,7 @@ def _iso(at: datetime | None) -> str | None:
 
 
 def _send(name: str, *args: object) -> None:
-    from yourtrumps_site.celery import app, task_send_on_commit
-
-    if name in app.tasks:
+    if task_registered(name):
         task_send_on_commit(name, *args)
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from django.conf import settings
 
 from games.play import services
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 logger = logging.getLogger(__name__)
 

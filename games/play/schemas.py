@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from games.play.chat.schemas import ChatHistory, ChatLineMessage
-from yourtrumps_site.socket_fields import MoveText
+from infra.socket_fields import MoveText
 
 Card = Annotated[str, Field(pattern=r"^[6-9TJQKA][CDHS]$")]
 Suit = Literal["C", "D", "H", "S"]

@@ -21,7 +21,7 @@ from games.play.game_cache import recent_games
 from games.play.models import Match, Move, Seat, Status, TerminationReason, Variant
 from games.play.snapshot_cache import Snapshot, recent
 from games.rules import Game, State
-from yourtrumps_site.db_prepared import fetch_prepared
+from infra.db_prepared import fetch_prepared
 
 M = TypeVar("M", Match, Seat)
 

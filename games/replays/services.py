@@ -34,7 +34,7 @@ from games.play.models import Match, TerminationReason
 from games.play.selectors import match_game, match_seats
 from games.replays.selectors import analysis_key, match_moves_get
 from games.rules import Game, GameRecord, RecordError, format_record, parse_record
-from yourtrumps_site.celery import task_send_on_commit
+from infra.tasks import task_send_on_commit
 
 logger = logging.getLogger(__name__)
 

@@ -37,8 +37,8 @@ from games.play.models import Status
 from games.tournaments import errors, selectors, services
 from games.tournaments.models import TournamentGame
 from games.tournaments.schemas import tournament_message
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.sockets import SiteSocket
+from infra.db_threads import db_call
+from infra.sockets import SiteSocket
 
 FLUSH_SECONDS = 1.0
 FRESH_GAME_SECONDS = 10

@@ -95,7 +95,10 @@ def tournament_detail(request: HttpRequest, token: str) -> HttpResponse:
     })
 
 
-def _act(request: HttpRequest, token: str, action: str) -> HttpResponse:
+@login_required
+@require_POST
+def tournament_act(request: HttpRequest, token: str, action: str) -> HttpResponse:
+    """A player joins, pauses, withdraws or asks for the AI (`action`, set by the URL)."""
     user = request.user
     try:
         if action == "join":
@@ -117,30 +120,6 @@ def _act(request: HttpRequest, token: str, action: str) -> HttpResponse:
     except TournamentError as error:
         messages.error(request, error.message)
     return redirect("tournaments:detail", token=token)
-
-
-@login_required
-@require_POST
-def tournament_join(request: HttpRequest, token: str) -> HttpResponse:
-    return _act(request, token, "join")
-
-
-@login_required
-@require_POST
-def tournament_pause(request: HttpRequest, token: str) -> HttpResponse:
-    return _act(request, token, "pause")
-
-
-@login_required
-@require_POST
-def tournament_withdraw(request: HttpRequest, token: str) -> HttpResponse:
-    return _act(request, token, "withdraw")
-
-
-@login_required
-@require_POST
-def tournament_ai_opt_in(request: HttpRequest, token: str) -> HttpResponse:
-    return _act(request, token, "ai")
 
 
 @login_required

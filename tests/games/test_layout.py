@@ -75,3 +75,66 @@ def test_no_import_cycles(package: str) -> None:
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+PARTS_SKIPPED = {"migrations", "tests", "node_modules", "static", "templates", "bench", "scripts"}
+
+
+def _part(module: str) -> str:
+    """A part: a top-level package, or a package of `games` (its own modules: `games`)."""
+    bits = module.split(".")
+    if bits[0] == "games" and len(bits) > 1 and (ROOT / "games" / bits[1]).is_dir():
+        return f"games.{bits[1]}"
+    return bits[0]
+
+
+def _imported_modules(path: Path, module: str) -> set[str]:
+    """The modules `path` imports, relative ones resolved, those under `if TYPE_CHECKING:`
+    left out (they are types only)."""
+    tree = ast.parse(path.read_text())
+    typing_only = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(block.test) for node in ast.walk(block)}
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            found |= {base, *(f"{base}.{alias.name}" for alias in node.names)}
+    return found
+
+
+def test_no_two_parts_import_each_other() -> None:
+    """The parts depend one way, downward (docs/architecture.md, "The layers")."""
+    modules: dict[str, Path] = {}
+    for init in ROOT.glob("*/__init__.py"):
+        if init.parent.name in PARTS_SKIPPED or init.parent.name.startswith("."):
+            continue
+        for path in init.parent.rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if PARTS_SKIPPED & set(parts):
+                continue
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    depends: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        for name in _imported_modules(path, module):
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and _part(name) != _part(module):
+                depends.setdefault(_part(module), set()).add(_part(name))
+    both = sorted({tuple(sorted((a, b))) for a, targets in depends.items() for b in targets
+                   if a in depends.get(b, set())})
+    assert both == []
+
+
+def test_the_layer_check_sees_a_part_of_games() -> None:
+    assert _part("games.play.services.core") == "games.play"
+    assert _part("games.play") == "games.play"
+    assert _part("games.models") == "games"
+    assert _part("accounts.selectors") == "accounts"

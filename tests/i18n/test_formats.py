@@ -15,10 +15,10 @@ from games.matchmaking import services as matchmaking
 from games.play.services import Player
 from games.play.time_control import UNTIMED, TimeControl
 from games.replays.services import record_export
+from infra.i18n import plural_labels
 from tests.games.replays.conftest import play_match
 from tests.games.replays.test_history import finished
 from tests.support.users import account_create
-from yourtrumps_site.i18n import plural_labels
 
 pytestmark = pytest.mark.django_db
 

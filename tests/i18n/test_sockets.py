@@ -16,7 +16,7 @@ from django.utils import translation
 from accounts.services import user_create
 from games.play import errors
 from games.play.views import board_labels
-from yourtrumps_site import ws_limits
+from infra import ws_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,10 +21,10 @@ import websockets
 from games.play import services
 from games.play.models import Match, Move, Seat
 from games.play.services import Player
+from infra.ws_limits import CLOSE_JUNK, CLOSE_TOO_BIG
 from tests.load.client import connect
 from tests.load.hostile import hostile_frame
 from tests.load.sessions import session_cookie
-from yourtrumps_site.ws_limits import CLOSE_JUNK, CLOSE_TOO_BIG
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 

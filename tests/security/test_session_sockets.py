@@ -17,10 +17,10 @@ from django.test import Client
 from accounts.services import user_deactivate
 from games.play import services
 from games.play.services import Player
+from infra.session_sockets import CLOSE_SESSION_ENDED
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_fuzz import server_errors
-from yourtrumps_site.session_sockets import CLOSE_SESSION_ENDED
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 

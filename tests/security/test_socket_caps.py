@@ -1,4 +1,4 @@
-"""Sockets per user and per address (`yourtrumps_site.socket_caps`) on real servers, and the
+"""Sockets per user and per address (`infra.socket_caps`) on real servers, and the
 WebSocket origin rule (`yourtrumps_site.ws_origin`), which must be Django's CSRF rule.
 
 A player with a few tabs is never refused; past the cap a new socket gets a typed error and
@@ -18,10 +18,10 @@ from django.test import RequestFactory, override_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
+from infra.socket_caps import CLOSE_TOO_MANY_SOCKETS, TOO_MANY_SOCKETS
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_fuzz import server_errors
-from yourtrumps_site.socket_caps import CLOSE_TOO_MANY_SOCKETS, TOO_MANY_SOCKETS
 from yourtrumps_site.ws_origin import origin_allowed, request_of_handshake
 
 CAP = 4

@@ -1,5 +1,5 @@
 """The cool-down gate holds a cooling session's handshake before refusing it
-(`yourtrumps_site.ws_cooldown.CooldownGate`): the refusal comes after the hold or at the
+(`infra.ws_cooldown.CooldownGate`): the refusal comes after the hold or at the
 cool-down's end, whichever is first; a client that leaves meanwhile is let go; past its
 bound the gate refuses at once; nobody else waits. The ASGI tests talk to the gate as daphne
 does; the last one is on a real daphne."""
@@ -13,12 +13,12 @@ import time
 import pytest
 import websockets
 
+from infra.handshakes import REFUSAL
+from infra.ws_cooldown import CooldownGate, cooldown_start
 from tests.load.client import connect
 from tests.load.sessions import session_cookie
 from tests.security.test_ws_limits import cool_down
 from tests.support.asgi import Handshake, websocket_scope
-from yourtrumps_site.handshakes import REFUSAL
-from yourtrumps_site.ws_cooldown import CooldownGate, cooldown_start
 
 
 def handshake_scope(settings, cookie: str) -> dict:

@@ -1,4 +1,4 @@
-"""Per-connection limits of the WebSocket consumers (`yourtrumps_site.ws_limits`), on a real
+"""Per-connection limits of the WebSocket consumers (`infra.ws_limits`), on a real
 daphne: a huge frame or a flood closes the connection with a clear code; a normal pace is
 never limited."""
 
@@ -13,10 +13,10 @@ import websockets
 
 from games.play import services
 from games.play.services import Player
+from infra.ws_cooldown import _key
+from infra.ws_limits import CLOSE_FLOOD, CLOSE_JUNK, CLOSE_TOO_BIG, TokenBucket
 from tests.load.client import MatchClient, connect
 from tests.load.sessions import session_cookie
-from yourtrumps_site.ws_cooldown import _key
-from yourtrumps_site.ws_limits import CLOSE_FLOOD, CLOSE_JUNK, CLOSE_TOO_BIG, TokenBucket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("sockets_settled")]
 
@@ -114,7 +114,7 @@ def test_a_normal_pace_is_never_limited(asgi_server, duel):
 
 
 def test_json_nesting_is_measured_outside_strings():
-    from yourtrumps_site.ws_limits import json_too_deep
+    from infra.ws_limits import json_too_deep
 
     assert not json_too_deep('{"type": "sync"}', 3)
     assert not json_too_deep('{"a": "[[[[[[[[[[[[[[[["}', 3)
@@ -292,8 +292,8 @@ async def test_a_burst_of_handshakes_all_see_the_cool_down(settings):
     for one, and none of them is let in for want of one."""
     import secrets
 
-    from yourtrumps_site.loop_redis import POOL_SIZE, loop_redis
-    from yourtrumps_site.ws_cooldown import cooldown_left
+    from infra.loop_redis import POOL_SIZE, loop_redis
+    from infra.ws_cooldown import cooldown_left
 
     cookie = secrets.token_hex(16)
     await loop_redis().set(_key(cookie), 1, px=60_000)  # as another process would

@@ -31,7 +31,7 @@ def test_what_a_hostile_socket_sets_off_is_logged_at_a_bounded_rate(caplog, monk
     the next line says how many were left out. Other kinds are counted apart."""
     from yourtrumps_site import log_filters
 
-    logger = logging.getLogger("yourtrumps_site.sockets")  # rate-limited by the settings
+    logger = logging.getLogger("infra.sockets")  # rate-limited by the settings
     # Configuring logging again (a second `dictConfig` in the same process) adds the filter
     # again; each copy counts alike, so the logger behaves as with one.
     limits = [f for f in logger.filters if isinstance(f, log_filters.RateLimited)]
@@ -48,7 +48,7 @@ def test_what_a_hostile_socket_sets_off_is_logged_at_a_bounded_rate(caplog, monk
         clock[0] += limit.window
         logger.info("websocket to %r refused: no such route", "/ws/late/")
 
-    lines = [r.getMessage() for r in caplog.records if r.name == "yourtrumps_site.sockets"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "infra.sockets"]
     assert len(lines) == limit.burst + 2
     assert lines[limit.burst] == "another kind of line"
     assert lines[-1] == ("websocket to '/ws/late/' refused: no such route"

@@ -31,7 +31,7 @@ async def test_a_path_that_matches_no_route_is_refused_before_the_origin_check(p
     messages, loggers = await foreign_handshake(path, caplog)
 
     assert messages == [REFUSED]
-    assert loggers == ["yourtrumps_site.sockets"]
+    assert loggers == ["infra.sockets"]
 
 
 @pytest.mark.parametrize("path", ["/ws/site/", "/ws/lobby/", "/ws/match/12/"])

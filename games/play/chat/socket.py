@@ -35,8 +35,8 @@ from games.play.chat.errors import ChatError
 from games.play.chat.phrases import PHRASES, REACTIONS
 from games.play.chat.schemas import ChatClientMessage
 from games.play.chat.selectors import Speaker
-from yourtrumps_site.db_threads import db_call
-from yourtrumps_site.ws_limits import TokenBucket
+from infra.db_threads import db_call
+from infra.ws_limits import TokenBucket
 
 CHAT_FRAME_BYTES = 2048
 NOT_UNDERSTOOD = gettext_lazy("The server did not understand that.")

@@ -28,8 +28,8 @@ from games.play.models import Match, Seat, Status, Vacation
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
 from games.rules import Game, State, Suit, TrumpChoice
-from yourtrumps_site.celery import task_send
-from yourtrumps_site.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
+from infra.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
+from infra.tasks import task_send
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -21,7 +21,7 @@ from games.rules import (
     Outcome,
     Termination,
 )
-from yourtrumps_site.celery import task_send_on_commit
+from infra.tasks import task_send_on_commit
 
 PUZZLES_TASK = "puzzles.from_match"
 

@@ -50,7 +50,7 @@ from games.rules import (
     first_dealer,
     format_cards,
 )
-from yourtrumps_site.db_prepared import fetch_prepared
+from infra.db_prepared import fetch_prepared
 
 logger = logging.getLogger(__name__)
 

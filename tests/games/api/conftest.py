@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.conf import settings
 
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 
 def _close(barrier: threading.Barrier) -> None:

@@ -10,12 +10,12 @@ from django.urls import reverse
 
 from accounts import ratings
 from accounts.models import PlayerRating
-from accounts.selectors import profile_rating_history
 from games.matchmaking import services
 from games.play import services as play
 from games.play.models import Match, Seat, SeatResult, Status
 from games.play.services import Player
 from games.play.time_control import TimeControl
+from games.profiles.selectors import profile_rating_history
 from tests.games.matchmaking.conftest import at
 
 pytestmark = pytest.mark.django_db

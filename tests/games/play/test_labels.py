@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.play import errors
 from games.play.views import board_labels
-from yourtrumps_site import ws_limits
+from infra import ws_limits
 
 
 def test_every_error_code_of_a_match_socket_has_words_on_the_board():

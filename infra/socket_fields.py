@@ -2,7 +2,7 @@
 socket schemas (`games.play.schemas`, `games.matchmaking.schemas`) and the API's path
 parameters (`games.api`).
 
-Each is held to the same pattern as its HTTP path or form (`yourtrumps_site.converters`, the
+Each is held to the same pattern as its HTTP path or form (`infra.converters`, the
 time controls' keys): printable ASCII of its own alphabet and length. So a text that could not
 reach a view by its URL (a NUL byte, a control character, a letter of another script, an
 over-long value) cannot reach a service or a query by a socket either: the message is refused
@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 
-from yourtrumps_site.converters import TokenConverter, UsernameConverter
+from infra.converters import TokenConverter, UsernameConverter
 
 Token = Annotated[str, StringConstraints(pattern=rf"^{TokenConverter.regex}$")]
 """A challenge's or a table's link token, as its path (`/table/<token>/`) takes it."""

@@ -18,7 +18,7 @@ cannot both take the last place). Without Redis (the embedded default, one proce
 count is kept in the process.
 
 The same count says who is online (`users_online`): a player with a site socket open, that
-is a page of the site open somewhere (the friends list of the header, `accounts.friends`).
+is a page of the site open somewhere (the friends list of the header, `yourtrumps_site.friends`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy
 
-from yourtrumps_site.loop_redis import loop_redis
+from infra.loop_redis import loop_redis
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ Every frame from the client passes two checks before the consumer's `receive` se
   junk: an honest client meets those in a race.
 
 - **Cool-down.** A close for a flood, a huge frame or junk puts the session under a cool-down
-  (`yourtrumps_site.ws_cooldown`): its new sockets are refused at the handshake for a while.
+  (`infra.ws_cooldown`): its new sockets are refused at the handshake for a while.
 
 - **Departure.** Nothing is sent once the client has gone (a reply to a client that left
   while it was being answered is dropped, not an error of the application).
@@ -56,7 +56,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from accounts.languages import language_for_scope
-from yourtrumps_site.ws_cooldown import cooldown_start
+from infra.ws_cooldown import cooldown_start
 
 logger = logging.getLogger(__name__)
 

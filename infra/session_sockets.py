@@ -34,7 +34,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from accounts.signals import users_deactivated
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 logger = logging.getLogger(__name__)
 

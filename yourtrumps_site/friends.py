@@ -1,5 +1,5 @@
 """The friends list of the header: each friend, whether they are online and the game they
-play now (to watch). Who is online is the site sockets' count (`yourtrumps_site.socket_caps`),
+play now (to watch). Who is online is the site sockets' count (`infra.socket_caps`),
 given by the caller; the rest is read here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The consumers' database threads (`yourtrumps_site.db_threads`) after PostgreSQL dropped
+"""The consumers' database threads (`infra.db_threads`) after PostgreSQL dropped
 their connections: the call that meets a broken connection fails (and is retried by its
 client), and the other threads check theirs before their next query instead of failing too."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.db import DatabaseError, connection
 
-from yourtrumps_site.db_threads import db_call
+from infra.db_threads import db_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -32,8 +32,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http.cookie import parse_cookie
 
-from yourtrumps_site.handshakes import REFUSAL, handshake_refuse
-from yourtrumps_site.loop_redis import loop_redis
+from infra.handshakes import REFUSAL, handshake_refuse
+from infra.loop_redis import loop_redis
 
 logger = logging.getLogger(__name__)
 

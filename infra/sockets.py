@@ -4,11 +4,11 @@ that matches no route.
     class MatchConsumer(SiteSocket, AsyncWebsocketConsumer):
         socket_kind = "match"
 
-- `SocketCaps` (`yourtrumps_site.socket_caps`): at most so many sockets of a kind per user and
+- `SocketCaps` (`infra.socket_caps`): at most so many sockets of a kind per user and
   per address;
-- `SessionBoundSocket` (`yourtrumps_site.session_sockets`): closed when its log-in ends;
-- `WebSocketLimits` (`yourtrumps_site.ws_limits`): frame size, rate, nesting, departures;
-- `OnDatabaseThreads` (`yourtrumps_site.db_threads`): a consumer calls the database one way,
+- `SessionBoundSocket` (`infra.session_sockets`): closed when its log-in ends;
+- `WebSocketLimits` (`infra.ws_limits`): frame size, rate, nesting, departures;
+- `OnDatabaseThreads` (`infra.db_threads`): a consumer calls the database one way,
   `await db_call(f, ...)`, on the site's pool of database threads.
 """
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from yourtrumps_site.db_threads import OnDatabaseThreads
-from yourtrumps_site.handshakes import handshake_refuse
-from yourtrumps_site.session_sockets import SessionBoundSocket
-from yourtrumps_site.socket_caps import SocketCaps
-from yourtrumps_site.ws_limits import WebSocketLimits
+from infra.db_threads import OnDatabaseThreads
+from infra.handshakes import handshake_refuse
+from infra.session_sockets import SessionBoundSocket
+from infra.socket_caps import SocketCaps
+from infra.ws_limits import WebSocketLimits
 
 logger = logging.getLogger(__name__)
 
