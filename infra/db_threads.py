@@ -53,21 +53,26 @@ def _pool() -> ThreadPoolExecutor:
     return _executor
 
 
+def _on_thread(loop: asyncio.AbstractEventLoop, function: Callable[..., R], args: Any,
+               kwargs: Any) -> R:
+    _local.loop = loop
+    _check_after_a_break()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _local.loop = None
+        _tidy_connections()
+
+
+_call: SyncToAsync[..., Any] | None = None
+
+
 async def db_call(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """`await db_call(f, ...)`: run `f(...)` on a database thread and return its result."""
-    loop = asyncio.get_running_loop()
-
-    def on_thread(*args: P.args, **kwargs: P.kwargs) -> R:
-        _local.loop = loop
-        _check_after_a_break()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            _local.loop = None
-            _tidy_connections()
-
-    call = SyncToAsync(on_thread, thread_sensitive=False, executor=_pool())
-    return await call(*args, **kwargs)  # type: ignore[no-any-return]
+    global _call
+    if _call is None:  # one for every call: asgiref's wrapper costs more to make than to run
+        _call = SyncToAsync(_on_thread, thread_sensitive=False, executor=_pool())
+    return await _call(asyncio.get_running_loop(), function, args, kwargs)  # type: ignore[no-any-return]
 
 
 def _tidy_connections() -> None:
@@ -114,10 +119,13 @@ def off_the_reply_path(function: Callable[..., Any], /, *args: Any, **kwargs: An
     _publisher.submit(function, *args, **kwargs).add_done_callback(done)
 
 
-def log_failure(what: str) -> Callable[[Future[Any]], None]:
-    """A done-callback for work nobody waits for: logs its exception, naming `what`."""
+def log_failure(what: str) -> Callable[[Future[Any] | asyncio.Future[Any]], None]:
+    """A done-callback for work nobody waits for (a thread's or the event loop's): logs its
+    exception, naming `what`."""
 
-    def check(future: Future[Any]) -> None:
+    def check(future: Future[Any] | asyncio.Future[Any]) -> None:
+        if future.cancelled():
+            return
         error = future.exception()
         if error is not None:
             logger.error("%s failed", what, exc_info=error)

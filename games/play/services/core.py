@@ -17,7 +17,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
@@ -252,8 +252,7 @@ def broadcast(snapshot: Snapshot) -> None:
     if loop is not None:
         # Called by a socket's database call: the event loop sends it, and neither the
         # database thread nor the player's reply waits for Redis.
-        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        sent.add_done_callback(log_failure(f"broadcast of match {match_id} version {version}"))
+        loop.call_soon_threadsafe(_broadcast_on_loop, layer, group, message)
         return
 
     def send() -> None:
@@ -271,6 +270,27 @@ def broadcast(snapshot: Snapshot) -> None:
         thread.join(10)
     else:
         send()
+
+
+def _broadcast_on_loop(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """On the event loop: send at once on its connection to Redis if the layer has one
+    (`yourtrumps_site.channel_layer`), else in a task of its own."""
+    snapshot = message["snapshot"]
+    what = f"broadcast of match {snapshot['id']} version {snapshot['version']}"
+    send_now = getattr(layer, "group_send_nowait", None)
+    try:
+        sent = send_now is not None and send_now(group, message)
+    except Exception:
+        logger.exception("%s failed", what)
+        return
+    if not sent:
+        task = asyncio.ensure_future(layer.group_send(group, message))
+        _sending.add(task)  # the loop keeps only a weak reference to a task
+        task.add_done_callback(_sending.discard)
+        task.add_done_callback(log_failure(what))
+
+
+_sending: set[asyncio.Future[None]] = set()
 
 
 def _event_loop_running() -> bool:
