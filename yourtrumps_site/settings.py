@@ -181,10 +181,10 @@ if REDIS_URL:
     # delayed the opponent's state by seconds (docs/reliability.md). Pub/sub keeps nothing
     # for a process that is away; nothing depends on delivery (docs/architecture.md): a client
     # that hears nothing asks for the state (`sync`), and one that reconnects gets it. It
-    # publishes without waiting for Redis's answer (`yourtrumps_site.channel_layer`).
+    # publishes without waiting for Redis's answer (`infra.channel_layer`).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "yourtrumps_site.channel_layer.RedisPubSubChannelLayer",
+            "BACKEND": "infra.channel_layer.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),

@@ -1,4 +1,4 @@
-"""The channel layer's publishing connection (`yourtrumps_site.channel_layer`), on the real
+"""The channel layer's publishing connection (`infra.channel_layer`), on the real
 Redis: what it publishes reaches another layer's subscribers in order, what Redis refuses is
 logged, and a connection Redis dropped is made again by the next send."""
 
@@ -10,7 +10,7 @@ import logging
 import redis.asyncio
 from django.conf import settings
 
-from yourtrumps_site.channel_layer import RedisPubSubChannelLayer
+from infra.channel_layer import RedisPubSubChannelLayer
 
 
 def layer(address: str | None = None) -> RedisPubSubChannelLayer:
@@ -46,7 +46,7 @@ async def test_a_command_redis_refuses_is_logged(caplog):
     # if Redis requires one; either way the refusal is in the log.
     address = settings.REDIS_URL.replace("redis://", "redis://:not-the-password@")
     sender = layer(address)
-    with caplog.at_level(logging.ERROR, logger="yourtrumps_site.channel_layer"):
+    with caplog.at_level(logging.ERROR, logger="infra.channel_layer"):
         await sender.group_send("publisher-refused", {"type": "tick"})
         for _ in range(100):
             if caplog.records:
