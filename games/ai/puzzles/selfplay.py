@@ -28,7 +28,7 @@ from games.ai.puzzles.proofs import SOLVE_STATES
 
 DEFAULT_PAIRS: Final = (("level1", "level2"), ("level2", "level2"), ("level2", "level1"),
                         ("level1", "level1"))
-DEAL_CARDS: Final = (5, 9)
+DEAL_CARDS: Final = (5, 11)
 """The least and most cards of a self-play deal."""
 
 
