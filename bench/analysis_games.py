@@ -2,11 +2,13 @@
 
     python bench/analysis_games.py [--games 50] [--pairs level4:level4,level2:level4,...]
                                    [--movetime MS] [--jobs J] [--seed S] [--nodes N]
+                                   [--total-nodes N]
                                    [--calibrate] [--save FILE | --load FILE]
 
 Plays ``--games`` duels from seeded deals between the bots of ``--pairs`` in turn (the
 arena's bots, ``games.ai.match``; levels at ``--movetime`` per move), then analyses each
-with ``games.ai.analyse`` as the replay's task does (its own budget unless ``--nodes``) and
+with ``games.ai.analyse`` as the replay's task does (``--total-nodes`` a game, by default
+the analysis's own ``TOTAL_NODES``, the site's; or ``--nodes`` for every position) and
 prints: the share of positions with an exact value and with an estimate, the marks by kind,
 and the time the analysis takes per game (mean, median, 95th percentile, max; wall clock
 and CPU time of the process, which differ on a shared machine). ``--calibrate`` also fits
@@ -27,6 +29,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -35,7 +38,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from games.ai.analysis import analyse, nodes_per_position
+from games.ai.analysis import TOTAL_NODES, analyse, nodes_per_position
 from games.ai.appraisal import ESTIMATE_SCALE
 from games.ai.duel import DuelTable
 from games.ai.duel_search import repeated_keys
@@ -130,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000, help="seed of the first deal")
     parser.add_argument("--nodes", type=int, default=None,
                         help="search nodes per position (default: the analysis's own)")
+    parser.add_argument("--total-nodes", type=int, default=TOTAL_NODES,
+                        help=f"search nodes of a whole game (default {TOTAL_NODES:,})")
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--save", type=Path, help="write the games played to this file")
     parser.add_argument("--load", type=Path,
@@ -175,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for index, (tpn, codes, outcome) in enumerate(played):
         game = _game(tpn, codes)
         wall, cpu = time.perf_counter(), time.process_time()
-        analysis = analyse(game, nodes=args.nodes)
+        analysis = analyse(game, nodes=args.nodes, total_nodes=args.total_nodes)
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
         plies.append(game.ply)
@@ -187,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{len(analysis.mistakes)} marks, {walls[-1]:.1f} s, CPU {cpus[-1]:.1f} s "
               f"({analysis.nodes_per_position} nodes per position)", file=sys.stderr, flush=True)
         if args.calibrate and outcome is not None:
-            rows.extend(_scores(game, outcome, args.nodes or nodes_per_position(game.ply)))
+            rows.extend(_scores(game, outcome,
+                                      args.nodes or nodes_per_position(game.ply, args.total_nodes)))
     print(f"plies per game: mean {statistics.fmean(plies):.0f}, median "
           f"{statistics.median(plies):.0f}, max {max(plies)}")
     print(f"positions: {positions}; exact {exact} ({exact / positions:.1%}), estimated "
@@ -202,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     wall_ms = statistics.fmean(w / (p + 1) for w, p in zip(walls, plies, strict=True)) * 1000
     cpu_ms = statistics.fmean(c / (p + 1) for c, p in zip(cpus, plies, strict=True)) * 1000
     print(f"per position: {wall_ms:.0f} ms wall, {cpu_ms:.0f} ms CPU on average")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if args.calibrate:
         _calibrate(rows)
     return 0

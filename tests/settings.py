@@ -73,3 +73,8 @@ WEBPUSH_LOCAL_ORIGINS = tuple(
 # The test databases start with no puzzle (each test stores its own); the shipped set's own
 # tests load it, and the embedded site's (which runs on the site's settings) gets it.
 PUZZLES_SHIPPED_SET = None
+
+# The replay's analysis at a sixteenth of the site's budget: the tests that run a real one
+# check what it stores, not how much it proves, and the site's budget would make them take
+# minutes.
+REPLAYS_ANALYSIS_NODES = 3_000_000

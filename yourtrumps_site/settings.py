@@ -298,6 +298,10 @@ GAMES_VACATION_DAYS_PER_YEAR = 14
 GAMES_YOUR_TURN_LIMIT = 1000
 GAMES_YOUR_TURN_PER_PAGE = 30
 GAMES_YOUR_TURN_ON_HOME = 5
+# The replay's analysis of a finished duel: the whole game's budget in search nodes, shared by
+# its positions (never seconds: the same game gives the same analysis on any machine). About
+# 9 s of one core for a game on average with the compiled core (docs/ai.md, "The budget").
+REPLAYS_ANALYSIS_NODES = 48_000_000
 # Puzzles: the proof budget of one move, in search nodes (never seconds: the same game gives
 # the same puzzles on any machine), and how many finished duels one `puzzles generate` scans.
 PUZZLES_PROOF_NODES = 20_000

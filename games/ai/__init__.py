@@ -29,7 +29,7 @@ history=()) -> Move``
     winning, its estimated chance of ending as the loser below its fair share
     (``games.ai.draws``).
 
-``analyse(game_or_start, moves=(), *, nodes=None) -> Analysis``
+``analyse(game_or_start, moves=(), *, nodes=None, total_nodes=TOTAL_NODES) -> Analysis``
     For a finished duel (a ``Game``, or a start ``State`` and its moves): an
     ``Evaluation(value, exact)`` of every position, seat 0's expected score in [-1, 1]
     (1 a win, 0 a draw, -1 a loss), exact where it is proven and the search's estimate

@@ -47,12 +47,14 @@ ANALYSIS_VERSION: Final = 2
 """Changes whenever the same game would be analysed differently (stored analyses of another
 version are made again)."""
 
-TOTAL_NODES: Final = 3_000_000
-"""The budget of a whole game, shared by its positions (about 25 s of one core)."""
-MOST_NODES: Final = 30_000
-"""... but no position gets more than this (short games are quick) ..."""
-LEAST_NODES: Final = 1_500
-"""... or less than this (the longest games take longer)."""
+TOTAL_NODES: Final = 48_000_000
+"""The default budget of a whole game, shared by its positions: about 9 s of one core on
+average with the compiled core (docs/ai.md; the site passes its own, the replays'
+``REPLAYS_ANALYSIS_NODES``)."""
+MOST_SHARE: Final = 100
+"""No position gets more than the game's budget over this (short games are quick) ..."""
+LEAST_SHARE: Final = 2_000
+"""... or less than the game's budget over this (the longest games take longer)."""
 
 
 class Judgement(enum.Enum):
@@ -98,15 +100,18 @@ class Analysis:
     nodes_per_position: int
 
 
-def nodes_per_position(plies: int) -> int:
-    """The search budget of each position of a game of ``plies`` moves."""
-    return max(LEAST_NODES, min(MOST_NODES, TOTAL_NODES // (plies + 1)))
+def nodes_per_position(plies: int, total: int = TOTAL_NODES) -> int:
+    """The search budget of each position of a game of ``plies`` moves whose whole budget
+    is ``total`` nodes."""
+    if total < LEAST_SHARE:
+        raise ValueError(f"a game's budget is at least {LEAST_SHARE} nodes, not {total}")
+    return max(total // LEAST_SHARE, min(total // MOST_SHARE, total // (plies + 1)))
 
 
 def analyse(start: State | Game, moves: Sequence[Move | str] = (), *,
-            nodes: int | None = None) -> Analysis:
+            nodes: int | None = None, total_nodes: int = TOTAL_NODES) -> Analysis:
     """The analysis of a duel, given a ``Game`` or a start and its moves; ``nodes`` per
-    position (default: ``nodes_per_position`` of the game's length)."""
+    position (default: ``nodes_per_position`` of the game's length and ``total_nodes``)."""
     if isinstance(start, Game):
         game = start
     else:
@@ -115,7 +120,7 @@ def analyse(start: State | Game, moves: Sequence[Move | str] = (), *,
             game.play(move)
     if game.n_players != 2:
         raise ValueError("only duels can be analysed: 3-4 players hide their hands")
-    budget = nodes_per_position(game.ply) if nodes is None else nodes
+    budget = nodes_per_position(game.ply, total_nodes) if nodes is None else nodes
     appraisals, movers = _appraise_all(game, budget)
     evaluations = _evaluations(appraisals, movers)
     return Analysis(tuple(evaluations), tuple(_mistakes(game, appraisals, movers, evaluations)),

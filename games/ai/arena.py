@@ -3,7 +3,8 @@
     python -m games.ai.arena A B [--deals N] [--players P] [--a-seats K] [--movetime MS]
                                  [--jobs J] [--seed S] [--cpu-clock] [--quiet]
 
-Bots: ``random``, ``greedy``, ``level1``..``levelN``. With 2 players each deal is played
+Bots: ``random``, ``greedy``, ``level1``..``levelN``, ``levelN@MS`` (a level at its own budget
+of MS milliseconds a move, e.g. ``level4@250 level4@1000``). With 2 players each deal is played
 twice, seats swapped; with 3-4 players bot A plays each seat in turn against copies of B
 (``--a-seats K``: A sits in K seats, B in the others, and each deal is played in every one
 of the C(P, K) seatings, e.g. 6 for two against two at four). Each deal has its own dealer,

@@ -24,8 +24,8 @@ ENGINE_STATES = min(RETROGRADE_STATES, 2_000_000)
 """The largest graph a move's retrograde analysis builds (the process peaks at about 190 MB
 there, compiled, 1.1 s of CPU): the AI's workers run one move per process at a time, and a
 longer movetime than the levels' (the engine protocol's, the arena's) must not grow a
-process to the solver's own limit (900 MB); within a level's budget of a second the
-analysis stops at its deadline before this (docs/ai.md)."""
+process to the solver's own limit (1.8 GB); within a level's budget (a quarter of a
+second) the analysis stops at its deadline long before this (docs/ai.md)."""
 
 Info = Callable[[str], None]
 

@@ -47,7 +47,11 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", 0.0, "plays greedily but makes a human mistake on most moves", 0.0),
     Level(2, "greedy", 0.0, "beats whenever it can with its cheapest card", 0.0),
     Level(3, "club player", 0.15, "looks three moves ahead", 0.15),
-    Level(4, "expert", 1.0, "searches deep and plays small endgames perfectly", 0.5),
+    # The duel's 0.25 s: a quarter of a worker's CPU at a second, and still about eight
+    # times the nodes the expert searched at a second before the compiled core (docs/ai.md,
+    # "The expert's budget"). The table's Monte Carlo is plain Python, which the compiled
+    # core does not speed up.
+    Level(4, "expert", 0.25, "searches deep and plays small endgames perfectly", 0.5),
 )
 STRONGEST = LEVELS[-1].number
 

@@ -61,9 +61,10 @@ def _external_bot(level: int, command: str, movetime: float | None) -> Bot:
 
 
 def make_bot(name: str, movetime: float | None = None) -> Bot:
-    """A bot from its name: ``random``, ``greedy``, ``levelN`` or ``ext:LEVEL:COMMAND``.
-    With 3-4 players every bot is given the mover's observation only, never the true
-    hands."""
+    """A bot from its name: ``random``, ``greedy``, ``levelN``, ``levelN@MS`` (the level at
+    ``MS`` milliseconds a move whatever ``movetime`` says: two budgets of one level against
+    each other) or ``ext:LEVEL:COMMAND``. With 3-4 players every bot is given the mover's
+    observation only, never the true hands."""
     if name.startswith("ext:"):
         level_text, _, command = name[4:].partition(":")
         if not level_text.isdigit() or not command:
@@ -73,8 +74,13 @@ def make_bot(name: str, movetime: float | None = None) -> Bot:
         return lambda game, rng: random_code(view_of(game.state), rng)
     if name == "greedy":
         return lambda game, rng: greedy_code(view_of(game.state))
-    if name.startswith("level") and name[5:].isdigit():
-        level = int(name[5:])
+    level_text, at, ms_text = name[5:].partition("@")
+    if name.startswith("level") and level_text.isdigit():
+        level = int(level_text)
+        if at:
+            if not ms_text.isdigit():
+                raise ValueError(f"a level at a budget is levelN@MS, not {name!r}")
+            movetime = int(ms_text) / 1000
         if not 1 <= level <= STRONGEST:
             raise ValueError(f"no level {level}: levels are 1..{STRONGEST}")
 
@@ -85,7 +91,8 @@ def make_bot(name: str, movetime: float | None = None) -> Bot:
                                movetime=movetime, rng=rng)
 
         return bot
-    raise ValueError(f"unknown bot {name!r} (one of random, greedy, level1..level{STRONGEST})")
+    raise ValueError(f"unknown bot {name!r} (one of random, greedy, level1..level{STRONGEST}, "
+                     f"levelN@MS)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ some path.
    leave a duel, but the order of the pile makes the graph grow about sevenfold a card:
    ``python -m games.ai.bench solve`` measured (random positions, cards in the hands and
    the pile) a median of 15 thousand positions at 8 cards, 94 thousand at 9, 590 thousand
-   at 10, 6.8 million at 11 (up to 7.9 million). The plain Python analysis takes about 5 µs
-   a position, so its limit keeps one solve near a second; the compiled one about 0.6 µs
+   at 10, 3 to 7 million at 11 (up to 15.3 million). The plain Python analysis takes about 5 µs
+   a position, so its limit keeps one solve near a second; the compiled one about 0.6-1 µs
    and, at its peak, about 110 bytes a position (66 kept), so its limit allows every
-   position of 11 cards in a few seconds and under 900 MB. A session keeps the values of
+   position of 11 cards measured, in under 20 s and 1.8 GB. A session keeps the values of
    the graphs it solved: a later position inside one is answered at once (the values of a
    closed subgraph are its own).
 2. Above it, a depth-first search over the three values whose table keeps only values that
@@ -59,10 +59,11 @@ __all__ = ["MAX_PLY", "RETROGRADE_STATES", "SearchTimeout", "Solution", "Solver"
 PYTHON_RETROGRADE_STATES: Final = 200_000
 """Positions reachable from the root up to which the plain Python retrograde analysis solves
 it (about a second of one core; every position of 8 cards or fewer, most of 9)."""
-COMPILED_RETROGRADE_STATES: Final = 8_000_000
-"""The same with the compiled core (about 0.6 µs and 110 bytes a position at its peak: about
-5 s and 900 MB at the limit; every position of 11 cards that ``python -m games.ai.bench
-solve`` draws)."""
+COMPILED_RETROGRADE_STATES: Final = 16_000_000
+"""The same with the compiled core (about 1 µs and 110 bytes a position at its peak: about
+18 s and 1.8 GB at the limit; every position of 11 cards that ``python -m games.ai.bench
+solve`` draws, the largest 15.3 million). Only callers run by hand go this far: those on
+the site's workers have budgets of their own (docs/ai.md, "Memory where it runs")."""
 RETROGRADE_STATES: Final = PYTHON_RETROGRADE_STATES if core is None else COMPILED_RETROGRADE_STATES
 """The limit of this process (compiled core or not)."""
 MAX_PLY: Final = 600
@@ -138,6 +139,10 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         self.solved = SolvedGraphs()
         self._held: set[Key] = set()
         self._draws: frozenset[Key] = self.repeated
+
+    def forget(self) -> None:
+        """Drop the values of the graphs solved so far (memory: about 66 bytes a position)."""
+        self.solved = SolvedGraphs()
 
     def hold(self, key: Key) -> None:
         """The game went through ``key`` once before (see the module docstring)."""

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -210,8 +211,10 @@ def _seat_view(seat: Seat) -> dict[str, Any]:
 
 
 def analysis_key(match_id: int) -> str:
-    """The cache key of a duel's analysis: a new version of the analysis is made again."""
-    return f"replays:analysis:{ANALYSIS_VERSION}:{match_id}"
+    """The cache key of a duel's analysis: a new version of the analysis, or another budget
+    (``REPLAYS_ANALYSIS_NODES``), is made again."""
+    return (f"replays:analysis:{ANALYSIS_VERSION}:{settings.REPLAYS_ANALYSIS_NODES}:"
+            f"{match_id}")
 
 
 def analysis_get(*, match_id: int) -> dict[str, Any] | None:

@@ -29,6 +29,8 @@ import logging
 from collections.abc import Callable
 from datetime import UTC
 
+from django.conf import settings
+
 from games.ai.analysis import ANALYSIS_VERSION, Analysis, analyse
 from games.play.models import Match, TerminationReason
 from games.play.selectors import match_game, match_seats
@@ -126,11 +128,16 @@ def analysis_request(*, match: Match) -> str:
     return "pending"
 
 
+def _analyse_at_site_budget(game: Game) -> Analysis:
+    """The AI's analysis of ``game`` at the site's budget (``REPLAYS_ANALYSIS_NODES``)."""
+    return analyse(game, total_nodes=settings.REPLAYS_ANALYSIS_NODES)
+
+
 def analysis_run(
-    *, match_id: int, analyse: Callable[[Game], Analysis] = analyse
+    *, match_id: int, analyse: Callable[[Game], Analysis] = _analyse_at_site_budget
 ) -> dict[str, object]:
-    """Analyse a finished duel with `analyse` (the AI's analysis) and store the result (the
-    Celery task's body). Running it again stores the same result."""
+    """Analyse a finished duel with `analyse` (the AI's analysis at the site's budget) and
+    store the result (the Celery task's body). Running it again stores the same result."""
     from django.core.cache import cache
 
     match = Match.objects.filter(pk=match_id).first()

@@ -1,6 +1,6 @@
 """Moves as small immutable values, their notation and their integer codes.
 
-Public names: ``MoveKind``, ``Move``.
+Public names: ``MoveKind``, ``Move``, ``Piled``.
 
 Notation (docs/rules.md): a lead ``9H``; a beat then second card ``QH-7D``; a beat with one's
 last card ``QH``; a take ``+3``. A lone card reads the same whether it is a lead or a beat
@@ -18,17 +18,22 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from games.rules.cards import ALL_CARDS, CARD_NAMES, Card, parse_card_code
 from games.rules.errors import InvalidNotationError
 from games.rules.numerals import plain_decimal
 
-if TYPE_CHECKING:
-    from games.rules.state import State
-
 BEAT_BASE: Final = 36
 TAKE_BASE: Final = 1400
+
+
+class Piled(Protocol):
+    """What ``Move.parse`` reads of a position (a ``State`` or an ``Observation``): its pile.
+    A protocol, so that this module depends on neither (they import it)."""
+
+    @property
+    def pile_codes(self) -> tuple[int, ...]: ...
 
 
 class MoveKind(enum.Enum):
@@ -81,7 +86,7 @@ class Move:
         return cls(MoveKind.TAKE, count=count)
 
     @classmethod
-    def parse(cls, text: str, state: State | None = None) -> Move:
+    def parse(cls, text: str, state: Piled | None = None) -> Move:
         """Parse move notation; with ``state``, a lone card is a LEAD only on an empty pile.
 
         Only syntax is checked here, not legality (see ``State.is_legal``).

@@ -194,6 +194,17 @@ def test_the_budget_shrinks_with_the_length_of_the_game() -> None:
     assert budgets[0] > budgets[-1] > 0
 
 
+def test_a_game_budget_is_shared_in_the_same_proportions_at_any_size() -> None:
+    for plies in (10, 299, 5000):
+        assert nodes_per_position(plies, 48_000_000) == 16 * nodes_per_position(plies,
+                                                                                 3_000_000)
+    assert nodes_per_position(10, 3_000_000) == 30_000  # at most a hundredth of the game's
+    assert nodes_per_position(5000, 3_000_000) == 1_500  # at least a 2000th
+    assert nodes_per_position(299, 3_000_000) == 10_000  # else an equal share
+    with pytest.raises(ValueError, match="at least"):
+        nodes_per_position(10, 1_000)
+
+
 def test_expected_scores_of_search_scores() -> None:
     assert expected_score(WIN_SCORE - 5) == 1.0
     assert expected_score(-WIN_SCORE + 5) == -1.0

@@ -93,3 +93,18 @@ def test_the_command_line_seats_a_bot_twice() -> None:
 def test_unknown_bots_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
+
+
+def test_a_level_at_a_budget_of_its_own_keeps_it_whatever_the_arena_gives() -> None:
+    # Level 3 with no time plays the greedy baseline; at the arena's second a move it would
+    # search two plies deep and play other games.
+    report = run_arena("level3@0", "greedy", deals=2, movetime=1.0)
+    same = run_arena("greedy", "greedy", deals=2)
+    assert [(r.plies, r.places) for r in report.results] == [
+        (r.plies, r.places) for r in same.results]
+
+
+@pytest.mark.parametrize("name", ["level3@", "level3@fast", "level3@-5", "level9@100"])
+def test_a_level_at_a_budget_is_named_level_n_at_milliseconds(name: str) -> None:
+    with pytest.raises(ValueError, match="level"):
+        make_bot(name)

@@ -73,7 +73,7 @@ def test_choose_move_takes_a_game_and_an_observation() -> None:
 def test_levels_have_budgets_for_the_web_page() -> None:
     assert [lv.number for lv in LEVELS] == list(range(1, STRONGEST + 1))
     assert level_budget(1) == 0.0
-    assert 0.5 <= level_budget(STRONGEST) <= 2.0
+    assert 0.1 <= level_budget(STRONGEST) <= 2.0
     budgets = [level_budget(n) for n in range(1, STRONGEST + 1)]
     assert budgets == sorted(budgets)
 
@@ -85,11 +85,14 @@ def test_the_strongest_level_respects_its_movetime() -> None:
     assert time.monotonic() - began < 0.3 + 0.25
 
 
-def test_tables_have_a_budget_of_their_own_no_longer_than_the_duels() -> None:
+def test_tables_have_a_budget_of_their_own_that_keeps_three_ai_moves_short() -> None:
+    # One person and three AI seats wait for three AI moves between two of the person's.
     for level in LEVELS:
         for players in (3, 4):
-            assert 0.0 <= level_budget(level.number, players) <= level_budget(level.number)
-    assert 0.2 <= level_budget(STRONGEST, 4) < level_budget(STRONGEST)
+            assert 0.0 <= level_budget(level.number, players) <= 0.5
+    assert level_budget(STRONGEST, 4) >= 0.2
+    # The duel's search is compiled, the table's Monte Carlo is not: it keeps more time.
+    assert level_budget(STRONGEST) < level_budget(STRONGEST, 4)
 
 
 @given(st.floats(0.0, 4000.0))

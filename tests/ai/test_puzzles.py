@@ -26,6 +26,10 @@ from games.rules.cards import mask_of, parse_card_code
 from games.rules.moves import parse_move_code
 from games.rules.state import State
 
+QUICK = (5, 9)
+"""Self-play deals whose proofs take the tests little time (the generator's go to 11 cards;
+a position of 10 proved by the solver is tested below)."""
+
 
 def _values(state: State) -> dict[int, int]:
     """Every legal move's exact value for the mover, from scratch: the exact solver, or
@@ -115,7 +119,7 @@ def test_every_puzzle_has_a_theme() -> None:
     assert one is not None
     assert one.moves_text() == ["AD-8H"]
     assert one.themes == ("one_move",)
-    sample = [p for p, _start, _seed in self_play_puzzles(40, seed=0)]
+    sample = [p for p, _start, _seed in self_play_puzzles(40, seed=0, cards=QUICK)]
     assert all(puzzle.themes for puzzle in sample)
     assert {"one_move", "short_line", "long_line"} <= {t for p in sample for t in p.themes}
 
@@ -175,8 +179,9 @@ def test_no_puzzle_when_every_move_wins_or_the_move_is_forced() -> None:
 
 def test_self_play_is_reproducible_and_counts_its_work() -> None:
     run = SelfPlay()
-    first = [p.tpn for p, _start, _seed in self_play_puzzles(6, seed=11, run=run)]
-    again = [p.tpn for p, _start, _seed in self_play_puzzles(6, seed=11)]
+    first = [p.tpn for p, _start, _seed in self_play_puzzles(6, seed=11, run=run,
+                                                               cards=QUICK)]
+    again = [p.tpn for p, _start, _seed in self_play_puzzles(6, seed=11, cards=QUICK)]
     assert first == again
     assert len(set(first)) == 6
     assert run.puzzles == 6
@@ -196,7 +201,34 @@ def test_every_puzzle_found_is_proved_again_by_the_solver(seed: int, cards: int)
 
 
 def test_a_sample_of_self_play_puzzles_is_proved_again() -> None:
-    puzzles = [p for p, _start, _seed in self_play_puzzles(25, seed=500)]
+    puzzles = [p for p, _start, _seed in self_play_puzzles(25, seed=500, cards=QUICK)]
     for puzzle in puzzles:
         _recheck(puzzle)
     assert any(len(p.steps) >= 3 for p in puzzles)
+
+
+TEN_CARDS = "SD 7H/6C QDKSACJH9S8H6H8C 0 -"
+"""Ten cards in play: a graph of 377 thousand positions."""
+
+
+def test_the_solver_proves_positions_of_ten_cards_within_its_budget_of_positions() -> None:
+    state = State.from_tpn(TEN_CARDS)
+    t0, t1 = state.trumps
+    h0, h1 = state.hand_masks
+    args = (h0, h1, state.pile_codes, state.to_move)
+    prover = Prover((int(t0), int(t1)), max_nodes=20_000)
+    assert prover.solve_all(*args) == dict(solve(state).move_values)
+    assert Prover((int(t0), int(t1)), max_nodes=20_000, solve_states=80_000).solve_all(
+        *args) is None
+
+
+def test_a_finder_drops_the_graphs_of_a_game_at_its_end() -> None:
+    state = State.from_tpn(TEN_CARDS)
+    t0, t1 = state.trumps
+    h0, h1 = state.hand_masks
+    finder = PuzzleFinder((int(t0), int(t1)), max_nodes=20_000)
+    assert finder.prover.solve_all(h0, h1, state.pile_codes, state.to_move) is not None
+    assert len(finder.prover.solver.solved) > 0
+    list(finder.in_game(state, []))
+    assert finder.examined == 1
+    assert len(finder.prover.solver.solved) == 0

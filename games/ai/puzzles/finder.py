@@ -29,7 +29,7 @@ from games.ai.duel_search import SearchTimeout
 from games.ai.evaluation import WIN_SCORE
 from games.ai.puzzles.equivalence import card_labels, move_signature
 from games.ai.puzzles.lines import Puzzle, Step
-from games.ai.puzzles.proofs import Prover
+from games.ai.puzzles.proofs import SOLVE_STATES, Prover
 from games.ai.puzzles.themes import puzzle_rating, puzzle_themes
 from games.ai.search import Searcher
 from games.rules.cards import mask_of
@@ -49,13 +49,15 @@ class PuzzleFinder:
     strict: bool = False
     max_nodes: int = 60_000
     """The proof budget of one move (``Prover.max_nodes``)."""
+    solve_states: int = SOLVE_STATES
+    """The solver's budget (``Prover.solve_states``)."""
     examined: int = 0
     """Positions looked at (the cheap filter included)."""
     prover: Prover = field(init=False)
     quick: Searcher = field(init=False)
 
     def __post_init__(self) -> None:
-        self.prover = Prover(self.trumps, self.strict, self.max_nodes)
+        self.prover = Prover(self.trumps, self.strict, self.max_nodes, self.solve_states)
         self.quick = Searcher(DuelTable(self.trumps, self.strict))
 
     @property
@@ -147,7 +149,17 @@ class PuzzleFinder:
         the line's own moves, an interchangeable card, or another reply), nor any later
         position where its line has the player to move (the game may come back to one by
         takes); and a later puzzle whose line has the player to move at a kept puzzle's
-        position is not kept. So no puzzle is the tail of another of the same game."""
+        position is not kept. So no puzzle is the tail of another of the same game.
+
+        The solver's graphs of the game are dropped at its end: a run keeps a finder for
+        each pair of trumps, and the graph of a 10-card game holds up to about 50 MB."""
+        try:
+            yield from self._in_game(start, codes, last)
+        finally:
+            self.prover.forget()
+
+    def _in_game(self, start: State, codes: Iterable[int],
+                 last: int | None) -> Iterator[Puzzle]:
         state = start.clone()
         covered: set[Key] = set()
         starts: set[Key] = set()

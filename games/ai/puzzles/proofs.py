@@ -31,8 +31,15 @@ from games.ai.search import Searcher
 from games.ai.solver import Solver
 from games.rules.cards import mask_of
 
-SOLVE_CARDS: Final = 12
-"""Positions with at most this many cards in play (hands and pile) go to the solver."""
+SOLVE_CARDS: Final = 10
+"""Positions with at most this many cards in play (hands and pile) go to the solver: its
+retrograde analysis of every one of them fits ``SOLVE_STATES`` (``python -m games.ai.bench
+solve``: at most 780 thousand positions at 10 cards, millions at 11, where building the
+graph until it overflows would cost a second for nothing, position after position)."""
+SOLVE_STATES: Final = 2_000_000
+"""The largest graph a proof's retrograde analysis builds, in positions (deterministic, as a
+node budget is): about 1.2 s of CPU and 190 MB of the process at the peak, compiled, as the
+AI's move allows itself (``games.ai.duel_engine.ENGINE_STATES``)."""
 PROOF_DEPTH: Final = 12
 """The deepest proof tried (forced moves cost no depth)."""
 TABLE_LIMIT: Final = 400_000
@@ -52,6 +59,8 @@ class Prover:
     max_nodes: int = 60_000
     """The budget of one move's proof, in search nodes (never time: the same position
     gives the same puzzle on any machine)."""
+    solve_states: int = SOLVE_STATES
+    """The budget of the solver, in positions of its retrograde analysis (likewise)."""
     depth: int = PROOF_DEPTH
     table: DuelTable = field(init=False)
     searcher: Searcher = field(init=False)
@@ -74,12 +83,18 @@ class Prover:
         solver = self.solver
         if len(solver.tt) > TABLE_LIMIT:
             solver.tt.clear()
-        solver.nodes, solver.max_nodes = 0, self.max_nodes * 4
+        solver.nodes = 0
+        solver.max_nodes = solver.max_states = self.solve_states
         try:
             solution = solver.solve(me, opp, pile, mover, all_moves=True)
         except SearchTimeout:
             return None
         return dict(solution.move_values)
+
+    def forget(self) -> None:
+        """Drop the graphs the solver keeps (a game's positions all lie in the graph of its
+        first one: kept for the game, dropped after it)."""
+        self.solver.forget()
 
     def move_value(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
                    code: int) -> int | None:

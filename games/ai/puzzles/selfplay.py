@@ -24,10 +24,11 @@ from games.ai.endgames import random_endgame
 from games.ai.match import Bot, make_bot, play_game
 from games.ai.puzzles.finder import PuzzleFinder
 from games.ai.puzzles.lines import Puzzle
+from games.ai.puzzles.proofs import SOLVE_STATES
 
 DEFAULT_PAIRS: Final = (("level1", "level2"), ("level2", "level2"), ("level2", "level1"),
                         ("level1", "level1"))
-DEAL_CARDS: Final = (5, 9)
+DEAL_CARDS: Final = (5, 11)
 """The least and most cards of a self-play deal."""
 
 
@@ -46,6 +47,7 @@ class SelfPlay:
 def self_play_puzzles(count: int, *, seed: int = 0,
                       pairs: Sequence[tuple[str, str]] = DEFAULT_PAIRS,
                       cards: tuple[int, int] = DEAL_CARDS, max_nodes: int = 20_000,
+                      solve_states: int = SOLVE_STATES,
                       run: SelfPlay | None = None) -> Iterator[tuple[Puzzle, str, int]]:
     """Up to ``count`` new puzzles from AI duels of seeds ``seed``, ``seed + 1``, ...; each
     with its game's start (TPN) and seed. ``run`` counts the work (and lists the known
@@ -66,7 +68,7 @@ def self_play_puzzles(count: int, *, seed: int = 0,
         run.games += 1
         t0, t1 = start.trumps
         trumps = (int(t0), int(t1))
-        finder = finders.setdefault(trumps, PuzzleFinder(trumps, False, max_nodes))
+        finder = finders.setdefault(trumps, PuzzleFinder(trumps, False, max_nodes, solve_states))
         before = finder.examined
         for puzzle in finder.in_game(start, record.codes):
             if puzzle.tpn in run.known:

@@ -5,9 +5,10 @@ marks on the moves."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 
-from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake
+from games.ai.analysis import Analysis, Evaluation, Judgement, Mistake, nodes_per_position
 from games.play.services import Player
 from games.replays import services
 from games.replays.selectors import analysis_get, analysis_key, replay_of_match
@@ -86,6 +87,7 @@ def test_the_real_analysis_evaluates_every_position_and_stores_the_same_twice(du
     assert analyse_match(duel.pk) == "done"
     first = analysis_get(match_id=duel.pk)
     assert first is not None
+    assert first["nodes"] == nodes_per_position(duel.ply, settings.REPLAYS_ANALYSIS_NODES)
     assert len(first["values"]) == len(first["exact"]) == duel.ply + 1
     assert all(-1 <= value <= 1 for value in first["values"])
     assert all(0 < int(ply) <= duel.ply for ply in first["marks"])
@@ -99,6 +101,15 @@ def test_the_real_analysis_evaluates_every_position_and_stores_the_same_twice(du
 def test_an_analysis_of_an_older_version_is_made_again(duel, sent_tasks,
                                                       django_capture_on_commit_callbacks):
     cache.set(f"replays:analysis:{duel.pk}", {"status": "done", "marks": {}}, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.analysis_request(match=duel) == "pending"
+    assert sent_tasks() == [("replays.analyse_match", (duel.pk,))]
+
+
+def test_an_analysis_at_another_budget_is_made_again(duel, settings, sent_tasks,
+                                                     django_capture_on_commit_callbacks):
+    cache.set(analysis_key(duel.pk), {"status": "done", "marks": {}}, None)
+    settings.REPLAYS_ANALYSIS_NODES *= 2
     with django_capture_on_commit_callbacks(execute=True):
         assert services.analysis_request(match=duel) == "pending"
     assert sent_tasks() == [("replays.analyse_match", (duel.pk,))]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 
 from games.ai.analysis import analyse
@@ -42,7 +43,8 @@ def test_a_real_worker_analyses_the_duel_the_replay_asks_for(client, celery_work
 
     assert stored["status"] == "done"
     game = match_game(match=match)
-    assert stored == {"status": "done", **analysis_view(analyse(game))}
+    assert stored == {"status": "done", **analysis_view(
+        analyse(game, total_nodes=settings.REPLAYS_ANALYSIS_NODES))}
     data = client.get(f"/game/{match.pk}/replay.json").json()
     assert data["analysis"]["status"] == "done"
     assert len(data["analysis"]["values"]) == len(data["positions"]) == match.ply + 1
