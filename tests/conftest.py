@@ -43,6 +43,24 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# The marks of tests that take many seconds each: their files are run first.
+LONG_MARKS = ("browser", "slow")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the files of long tests (`LONG_MARKS`) first, else in the order
+    collected. With `--dist loadfile` the workers take files in this order
+    (`--no-loadscope-reorder`: xdist would otherwise hand out the files with the most tests
+    first, which puts a file of two whole games at a table last), so that the short files
+    even out the workers' ends. In one process the order stays pytest-django's."""
+    if not hasattr(config, "workerinput"):
+        return
+    long_files = {item.path for item in items
+                  if any(item.get_closest_marker(mark) for mark in LONG_MARKS)}
+    items.sort(key=lambda item: item.path not in long_files)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """An xdist worker hands the counts of the generated-input tests to the run that started
     it, which prints them (`pytest_terminal_summary`)."""
