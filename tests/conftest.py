@@ -200,10 +200,7 @@ def celery_worker(
            "EMAIL_FILE_PATH": str(worker_mail_dir),
            # They push (to the subscriptions a test makes), as production's do.
            "WEBPUSH_VAPID_PUBLIC_KEY": public, "WEBPUSH_VAPID_PRIVATE_KEY": private,
-           "TEST_WEBPUSH_LOCAL_ORIGINS": silent_push_service.origin,
-           # A push service that never answers holds the outbound worker this long (not the
-           # site's 5 s): still seconds beside an AI's move, at half the tests' wait.
-           "WEBPUSH_READ_TIMEOUT_SECONDS": "2.5"}
+           "TEST_WEBPUSH_LOCAL_ORIGINS": silent_push_service.origin}
     worker = start_celery_worker(env, process_logs, name=name,
                                  queues=[settings.CELERY_TASK_DEFAULT_QUEUE])
     slow = start_celery_worker(env, process_logs, name=f"{name}-slow",
