@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -41,6 +42,26 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+
+# The marks of tests that take many seconds each: their files are run first.
+LONG_MARKS = ("browser", "slow")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the files of long tests (`LONG_MARKS`) first, then the others, each
+    part by its files' numbers of tests, most first. With `--dist loadfile` the workers take
+    files in this order (`--no-loadscope-reorder`: xdist's own order, by the number of tests
+    alone, puts the files of a few whole games at a table, the suite's longest, last), so
+    that the short files even out the workers' ends. In one process the order stays
+    pytest-django's."""
+    if not hasattr(config, "workerinput"):
+        return
+    long_files = {item.path for item in items
+                  if any(item.get_closest_marker(mark) for mark in LONG_MARKS)}
+    tests_in = collections.Counter(item.path for item in items)
+    items.sort(key=lambda item: (item.path not in long_files, -tests_in[item.path]))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

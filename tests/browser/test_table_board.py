@@ -165,9 +165,11 @@ def test_a_person_plays_three_ai_seats_to_the_end(user_page, make_user, screen, 
     alice = make_user("alice")
     # Seats 2 and 3 choose their trumps first (the dealer's left begins), then alice, from
     # the two suits left.
+    # A deal whose game, played as here, lasts some 250 plies whatever the AI's random trumps,
+    # where most deals last 350 or more.
     match = services.match_create(
         players=[Player(user=alice), Player(ai_level=2), Player(ai_level=2), Player(ai_level=2)],
-        seed=5, dealer=1,
+        seed=21, dealer=1,
     )
     page = user_page(alice, **screen)
     page.goto(f"/game/{match.pk}/")
@@ -190,9 +192,11 @@ def test_a_person_plays_three_ai_seats_to_the_end(user_page, make_user, screen, 
 @pytest.mark.parametrize(("screen", "keyboard"), WIDTHS[::-1])
 def test_a_person_plays_a_table_of_three(user_page, make_user, screen, keyboard):
     bob = make_user("bob")
+    # A deal whose game, played as here (the greedy AI, the board's first playable card),
+    # lasts some 40 plies, 17 of them bob's: each of his turns is checked on screen.
     match = services.match_create(
         players=[Player(ai_level=2), Player(user=bob), Player(ai_level=2)],
-        seed=11, dealer=2, trumps="SHD",
+        seed=23, dealer=2, trumps="SHD",
     )
     page = user_page(bob, **screen)
     page.goto(f"/game/{match.pk}/")

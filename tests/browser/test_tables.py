@@ -42,6 +42,11 @@ TABLE_TIMEOUT = 600
 # Plies left to the page after the services have played the middle of the game: every seat
 # moves several times before the end.
 PAGE_PLIES = 30
+# Lines tried for the rest of a game of four people: played as the pages play, a game lasts
+# about 800 plies on average and up to the rules' limit, every ply sent to four pages; the
+# shortest of 30 that leaves the services at least `MIDDLE_PLIES` lasts some 60 plies.
+LINES_TRIED = 30
+MIDDLE_PLIES = 10
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -89,11 +94,11 @@ def cards_first_move(state: State, rng: random.Random) -> str:
     return rng.choice(cards or legal)
 
 
-def plies_left(state: State, rng: random.Random) -> int:
-    """How long the game from `state` lasts when played on as the pages play (at most the
-    rules' limit of a game's length)."""
+def plies_left(state: State, rng: random.Random, most: int) -> int:
+    """How long the game from `state` lasts when played on as the pages play, counted up to
+    `most` plies (a whole game played on may run to the rules' limit of its length)."""
     state, plies = state.clone(), 0
-    while not state.is_over() and plies < MOVE_LIMIT:
+    while not state.is_over() and plies < min(most, MOVE_LIMIT):
         state.apply(cards_first_move(state, rng))
         plies += 1
     return plies
@@ -101,9 +106,10 @@ def plies_left(state: State, rng: random.Random) -> int:
 
 def play_the_middle(match_id: int, *, leave: int) -> None:
     """Once the trumps are chosen, play the people's seats through the services (the AI seats
-    are the worker's) until about `leave` plies are left, or the next move may end the game,
-    or the one person still in has two cards or fewer: a move may take at most two cards out
-    of a hand, and the move that ends the game or takes the person out is the page's."""
+    are the worker's) until about `leave` plies are left, or the person's next move may end
+    the game, or the one person still in has two cards or fewer: a move may take at most two
+    cards out of a hand, and the move that ends the game or takes the person out is the
+    page's."""
     wait_for_the_trumps(match_id)
     deadline = time.monotonic() + GAME_SECONDS
     rng = random.Random(match_id)
@@ -111,16 +117,20 @@ def play_the_middle(match_id: int, *, leave: int) -> None:
                  .values_list("index", flat=True))
     while time.monotonic() < deadline:
         match = Match.objects.get(pk=match_id)
+        if match.status != Status.PLAYING:
+            return
+        if match.to_move not in people:
+            # The worker moves for the AI seat; only a person's move, the next one here, can
+            # take the last person out.
+            time.sleep(0.02)
+            continue
         state = State.from_tpn(match.position_tpn)
         still_in = [seat for seat in range(match.n_players) if seat not in state.out]
         people_in = [seat for seat in still_in if seat in people]
-        if (match.status != Status.PLAYING or plies_left(state, random.Random(0)) <= leave
+        if (plies_left(state, random.Random(0), leave + 1) <= leave
                 or (len(still_in) == 2 and state.hand_size(state.to_move) <= 2)
                 or (len(people_in) == 1 and state.hand_size(people_in[0]) <= 2)):
             return
-        if match.to_move not in people:
-            time.sleep(0.02)  # the worker moves for the AI seat
-            continue
         services.move_apply(match_id=match_id, seat=match.to_move,
                             move=cards_first_move(state, rng), expected_ply=match.ply)
     raise AssertionError(f"the middle of the game was not played in {GAME_SECONDS} s")
@@ -136,16 +146,26 @@ def wait_for_the_trumps(match_id: int) -> Match:
 
 def rest_of_the_game(match: Match) -> list[str]:
     """The moves that end the game from where the match stands, chosen as the pages choose
-    (with the whole history, which the draw rules read)."""
+    (with the whole history, which the draw rules read): the shortest of `LINES_TRIED`
+    such lines that leave the services a middle to play, each given up once it is longer
+    than the shortest so far."""
     game = match_game(match=match)
     assert game is not None
     rng = random.Random(match.pk)
-    line = []
-    while not game.is_over():
-        move = cards_first_move(game.state, rng)
-        game.play(move)
-        line.append(move)
-    return line
+    shortest: list[str] | None = None
+    for _ in range(LINES_TRIED):
+        line: list[str] = []
+        while not game.is_over() and (shortest is None or len(line) < len(shortest)):
+            move = cards_first_move(game.state, rng)
+            game.play(move)
+            line.append(move)
+        if (game.is_over() and len(line) > PAGE_PLIES + MIDDLE_PLIES
+                and (shortest is None or len(line) < len(shortest))):
+            shortest = line
+        for _move in line:
+            game.undo()
+    assert shortest is not None
+    return shortest
 
 
 def play_the_line_to_the_end(pages_by_seat: dict, match_id: int) -> None:

@@ -280,6 +280,7 @@ def no_server_error(route, world, clients, examples, fields=None, all_fields=Fal
 FORM_PAGES = [(route, form) for route in SITE_ROUTES for form in route_forms(route)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("route", "form"), FORM_PAGES,
                          ids=[f"{r.name}-{f.__name__}" for r, f in FORM_PAGES])
 def test_no_generated_form_gives_a_server_error(route, form, world, clients):
@@ -290,11 +291,13 @@ def test_no_generated_form_gives_a_server_error(route, form, world, clients):
                     all_fields=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", SITE_ROUTES, ids=[r.name for r in SITE_ROUTES])
 def test_no_generated_request_to_a_page_gives_a_server_error(route, world, clients):
     no_server_error(route, world, clients, REQUESTS_PER_PAGE)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ADMIN_ROUTES, ids=[r.name for r in ADMIN_ROUTES])
 def test_no_generated_request_to_the_admin_gives_a_server_error(route, world, clients):
     no_server_error(route, world, clients, max(5, REQUESTS_PER_PAGE // 8))
