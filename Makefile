@@ -51,7 +51,7 @@ test: $(STAMP) $(NODE_STAMP) msgfmt
 	$(COMPILEMESSAGES)
 	# Every model change has its migration (checked against no database: it reads none).
 	DATABASE_URL=sqlite://:memory: $(BIN)/python manage.py makemigrations --check --dry-run
-	YT_FAULTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+	YT_FAULTS=1 $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=40
 
 # compilemessages needs msgfmt: Debian's gettext package, installed only if it is missing.
 msgfmt:
