@@ -39,15 +39,11 @@ def snapshot(match_id: int) -> tuple:
             Move.objects.filter(match=match).count())
 
 
-def log_mark(server) -> int:
-    """Where the server's log ends now: a shared server's log holds the tests before this one
-    too, down to a query of theirs that the test database's flush cut off after them."""
-    return server.log_path.stat().st_size
-
-
-def server_errors(server, since: int = 0) -> list[str]:
+def server_errors(server) -> list[str]:
+    """The errors in the server's log since the test began: a server of the test's own, its
+    whole log; the session's shared one, from where it stood then (`conftest.py`)."""
     with server.log_path.open("rb") as log:
-        log.seek(since)
+        log.seek(getattr(server, "test_log_mark", 0))
         text = log.read().decode(errors="replace")
     return [line for line in text.splitlines()
             if "Traceback" in line or " ERROR " in line or "Exception" in line]
@@ -170,7 +166,6 @@ def test_thousands_of_hostile_frames_cause_no_server_error_and_change_nothing(
 
 
 def test_a_flood_of_garbage_closes_the_connection(asgi_server, make_user):
-    mark = log_mark(asgi_server)
     player = make_user()
     match = services.match_create(players=[Player(user=player), Player(user=make_user())],
                                   trumps="SH")
@@ -195,4 +190,4 @@ def test_a_flood_of_garbage_closes_the_connection(asgi_server, make_user):
     # Its tenth frame the server cannot understand closes it, before the rate limit would.
     assert asyncio.run(scenario()) == CLOSE_JUNK
     assert snapshot(match.pk) == before
-    assert server_errors(asgi_server, since=mark) == []
+    assert server_errors(asgi_server) == []
