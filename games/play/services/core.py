@@ -274,7 +274,7 @@ def broadcast(snapshot: Snapshot) -> None:
 
 def _broadcast_on_loop(layer: Any, group: str, message: dict[str, Any]) -> None:
     """On the event loop: send at once on its connection to Redis if the layer has one
-    (`yourtrumps_site.channel_layer`), else in a task of its own."""
+    (`infra.channel_layer`), else in a task of its own."""
     snapshot = message["snapshot"]
     what = f"broadcast of match {snapshot['id']} version {snapshot['version']}"
     send_now = getattr(layer, "group_send_nowait", None)
