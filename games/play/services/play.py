@@ -72,8 +72,10 @@ def _start_play(match: Match, seats: list[Seat], trumps: Sequence[Suit], now: da
 def trumps_advance(match: Match, seats: list[Seat], now: datetime) -> None:
     """Let AI choosers choose (a random free suit), and deal once everyone has chosen."""
     choice = trump_choice_of(match)
-    rng = random.SystemRandom()
     while not choice.done and seats[choice.chooser].is_ai:  # type: ignore[index]
+        # Seeded by the deal and the turn of the choice, as the deal itself is: a match is
+        # replayed from its seed alike, whenever its AI seats choose.
+        rng = random.Random(f"{match.seed}:trump:{len(choice.chosen)}")
         choice = choice.choose_random(rng)
     match.trumps_chosen = "".join(s.letter for s in choice.chosen)
     if choice.done:
