@@ -72,12 +72,21 @@ def lock_users(user_ids: Sequence[int]) -> dict[int, User]:
     return {user.pk: user for user in users}
 
 
+def _live_seats(user_ids: Sequence[int]) -> QuerySet[Seat]:
+    """These users' seats in live games (correspondence games do not count)."""
+    return Seat.objects.filter(
+        user_id__in=list(user_ids), match__status__in=[Status.TRUMPS, Status.PLAYING],
+        match__correspondence=False)
+
+
 def live_game_of(user_id: int) -> int | None:
     """The id of a live game the user is playing, if any (correspondence games do not count)."""
-    return Seat.objects.filter(
-        user_id=user_id, match__status__in=[Status.TRUMPS, Status.PLAYING],
-        match__correspondence=False,
-    ).order_by("-match_id").values_list("match_id", flat=True).first()
+    return _live_seats([user_id]).order_by("-match_id").values_list("match_id", flat=True).first()
+
+
+def live_players(user_ids: Sequence[int]) -> set[int]:
+    """Those of these users who play a live game now: one query for many."""
+    return set(_live_seats(user_ids).values_list("user_id", flat=True))
 
 
 def in_live_game(user_id: int) -> bool:
@@ -164,22 +173,35 @@ def user_group(user_id: int) -> str:
 
 
 def group_send(group: str, event: dict[str, object]) -> None:
+    group_send_all([(group, event)])
+
+
+def group_send_all(messages: Sequence[tuple[str, dict[str, object]]]) -> None:
+    """Send each (group, event), in order, from synchronous code: one passage to the event
+    loop for all of them, which costs more than a send (a wave of an arena tells hundreds)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send() -> None:
+        for group, event in messages:
+            try:
+                await layer.group_send(group, event)
+            except Exception:  # the lobby refreshes itself on its next tick; the match is made
+                logger.exception("could not tell the group %s", group)
+
     try:
-        async_to_sync(layer.group_send)(group, event)
-    except Exception:  # the lobby refreshes itself on its next tick; the match is made
-        logger.exception("could not tell the group %s", group)
+        async_to_sync(send)()
+    except Exception:  # no way to the channel layer from here: as a send that failed
+        logger.exception("could not tell the groups %s", [group for group, _ in messages])
 
 
 def announce_match(*, match_id: int, user_ids: list[int]) -> None:
     from games.matchmaking.selectors import match_page_url
 
     url = match_page_url(match_id=match_id)
-    for user_id in user_ids:
-        group_send(user_group(user_id), {"type": "user.paired", "match_id": match_id,
-                                         "url": url})
+    group_send_all([(user_group(user_id), {"type": "user.paired", "match_id": match_id,
+                                           "url": url}) for user_id in user_ids])
 
 
 def lobby_changed() -> None:

@@ -34,8 +34,10 @@ from games.matchmaking.core import (
     LOBBY_GROUP,
     check_free,
     group_send,
+    group_send_all,
     in_live_game,
     live_game_of,
+    live_players,
     lobby_changed,
     lock_users,
     person_check,
@@ -56,8 +58,9 @@ from games.play.time_control import TimeControl
 
 # What the arenas (`games.tournaments`) build their games with: the same locks and the same
 # start of a match as quick pairing.
-__all__ = ["LOBBY_GROUP", "group_send", "live_game_of", "lobby_changed", "lock_users",
-           "person_check", "pools_changed", "rating_of", "start_match", "user_group"]
+__all__ = ["LOBBY_GROUP", "group_send", "group_send_all", "live_game_of", "live_players",
+           "lobby_changed", "lock_users", "person_check", "pools_changed", "rating_of",
+           "start_match", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 

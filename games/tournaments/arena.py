@@ -15,10 +15,16 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.matchmaking.services import lock_users
-from games.play.models import Match, Seat, Status
+from games.matchmaking.services import live_players
+from games.play.models import Match
 from games.tournaments import pairing
-from games.tournaments.core import game_start, match_url, tell_paired, tournament_changed
+from games.tournaments.core import (
+    game_start,
+    lock_free_users,
+    match_url,
+    tell_paired,
+    tournament_changed,
+)
 from games.tournaments.models import Participant, Tournament, TournamentKind, TournamentStatus
 
 
@@ -40,54 +46,70 @@ def _ai_due(participant: Participant, now: datetime) -> bool:
             >= settings.TOURNAMENTS_AI_AFTER_SECONDS)
 
 
+# Games started per transaction of a wave: a wave of a busy arena starts hundreds, and the
+# players of each part are told when it commits rather than when the last game is made.
+WAVE_PART = 25
+
+
 def arena_wave(*, tournament_id: int, now: datetime | None = None,
                force: bool = False) -> list[Match]:
     """Pair the free players of a started arena (`pairing.pair`), and give the AI to those
     who asked for it and have waited long enough with nobody to meet. Without `force`,
-    nothing happens if a wave ran less than `TOURNAMENTS_WAVE_SECONDS` ago."""
+    nothing happens if a wave ran less than `TOURNAMENTS_WAVE_SECONDS` ago.
+
+    The games are started `WAVE_PART` at a time, each part in a transaction of its own that
+    holds the arena's row: between two parts another wave may take the row and pair whoever
+    is still free (the rest of this wave's plan then finds them taken and starts nothing
+    for them)."""
     now = now or timezone.now()
     free = _free(tournament_id, now)  # read without the lock first: most ticks pair nobody
     if len(free) < 2 and not any(_ai_due(p, now) for p in free):
         return []
     matches: list[Match] = []
-    told: dict[str, str] = {}
-    with transaction.atomic():
-        # A wave already running holds the row: this one stands aside rather than queue
-        # behind it (in a burst of game ends one wave pairs everyone freed; whoever it missed
-        # is paired by the next, at the latest the tick's within a second).
-        tournament = Tournament.objects.select_for_update(no_key=True, skip_locked=True).filter(
-            pk=tournament_id, kind=TournamentKind.ARENA, status=TournamentStatus.STARTED,
-            ends_at__gt=now).first()
-        if tournament is None or not (force or _wave_due(tournament, now)):
-            return []
-        tournament.last_wave_at = now
-        tournament.save(update_fields=["last_wave_at"])
-        free = _free(tournament_id, now)
-        # Someone playing a live game elsewhere waits for its end (they are not free).
-        busy = set(Seat.objects.filter(
-            user_id__in=[p.user_id for p in free], match__correspondence=False,
-            match__status__in=[Status.TRUMPS, Status.PLAYING]).values_list("user_id", flat=True))
-        free = [p for p in free if p.user_id not in busy]
-        by_user = {p.user_id: p for p in free}
-        pairs = pairing.pair([
-            pairing.Candidate(key=p.user_id, score=p.score, rating=p.rating,
-                              last_opponent=p.last_opponent) for p in free])
-        paired = {c.key for pair in pairs for c in pair}
-        lonely = [p for p in free if p.user_id not in paired and _ai_due(p, now)]
-        if not pairs and not lonely:
-            return []
-        users = lock_users(sorted(paired | {p.user_id for p in lonely}))
-        for a, b in pairs:
-            match = game_start(tournament, [by_user[a.key], by_user[b.key]], users, now)
-            if match is not None:
-                matches.append(match)
-                told.update({str(a.key): match_url(match), str(b.key): match_url(match)})
-        for participant in lonely:
-            match = game_start(tournament, [participant], users, now)
-            if match is not None:
-                matches.append(match)
-                told[str(participant.user_id)] = match_url(match)
-        if matches:
-            transaction.on_commit(lambda: (tell_paired(tournament_id, told),
-                                           tournament_changed(tournament_id)))
+    plan: list[list[Participant]] | None = None
+    while plan is None or plan:
+        told: dict[str, str] = {}
+        with transaction.atomic():
+            # A wave already running holds the row: this one stands aside rather than queue
+            # behind it (in a burst of game ends one wave pairs everyone freed; whoever it
+            # missed is paired by the next, at the latest the tick's within a second).
+            tournament = Tournament.objects.select_for_update(
+                no_key=True, skip_locked=True).filter(
+                pk=tournament_id, kind=TournamentKind.ARENA, status=TournamentStatus.STARTED,
+                ends_at__gt=now).first()
+            if tournament is None:
+                break
+            if plan is None:
+                if not (force or _wave_due(tournament, now)):
+                    break
+                tournament.last_wave_at = now
+                tournament.save(update_fields=["last_wave_at"])
+                plan = _plan(tournament_id, now)
+            part, plan = plan[:WAVE_PART], plan[WAVE_PART:]
+            users = lock_free_users([p.user_id for group in part for p in group])
+            for group in part:
+                match = game_start(tournament, group, users, now)
+                if match is not None:
+                    matches.append(match)
+                    told.update({str(p.user_id): match_url(match) for p in group})
+            if told:
+                transaction.on_commit(lambda told=told: (tell_paired(tournament_id, told),
+                                                         tournament_changed(tournament_id)))
     return matches
+
+
+def _plan(tournament_id: int, now: datetime) -> list[list[Participant]]:
+    """The games of a wave: the pairs of the free players (`pairing.pair`), then, alone,
+    those left unpaired whom the AI is due to."""
+    free = _free(tournament_id, now)
+    # Someone playing a live game elsewhere waits for its end (they are not free); the
+    # games' start checks it again, under the users' locks.
+    busy = live_players([p.user_id for p in free])
+    free = [p for p in free if p.user_id not in busy]
+    by_user = {p.user_id: p for p in free}
+    pairs = pairing.pair([
+        pairing.Candidate(key=p.user_id, score=p.score, rating=p.rating,
+                          last_opponent=p.last_opponent) for p in free])
+    paired = {c.key for pair in pairs for c in pair}
+    lonely = [[p] for p in free if p.user_id not in paired and _ai_due(p, now)]
+    return [[by_user[a.key], by_user[b.key]] for a, b in pairs] + lonely

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 
 from accounts import ratelimit
 from accounts.models import User
-from games.matchmaking.services import group_send, live_game_of, start_match
+from games.matchmaking.services import group_send, live_players, lock_users, start_match
 from games.play.models import Match
 from games.play.services import Player
 from games.tournaments import errors
@@ -75,13 +75,23 @@ def match_url(match: Match) -> str:
     return match_page_url(match_id=match.pk)
 
 
+def lock_free_users(user_ids: list[int]) -> dict[int, User]:
+    """Lock these users' rows (in the order of their ids, matchmaking's rule) and return
+    those of them who play no live game: while their rows are locked, none can start one."""
+    users = lock_users(sorted(user_ids))
+    for user_id in live_players(list(users)):
+        del users[user_id]
+    return users
+
+
 def game_start(tournament: Tournament, participants: list[Participant], users: dict[int, User],
                now: datetime, *, round_: int | None = None) -> Match | None:
     """The game of these free participants (one: against the AI at the level of their
-    rating), or None if one of them is no longer free (then nothing changes). Their users'
-    rows are locked (`users`), as matchmaking starts every match."""
+    rating), or None if one of them is no longer free (then nothing changes). `users`:
+    their rows, locked and in no live game (`lock_free_users`), as matchmaking starts every
+    match; each is given at most one game."""
     ids = [p.user_id for p in participants]
-    if any(uid not in users or live_game_of(uid) is not None for uid in ids):
+    if any(uid not in users for uid in ids):
         return None
     with transaction.atomic():  # a savepoint: a player no longer free undoes only this game
         taken = Participant.objects.filter(
@@ -103,4 +113,6 @@ def game_start(tournament: Tournament, participants: list[Participant], users: d
             tournament=tournament, match=match, user_a=players[0].user,
             user_b=players[1].user, round=round_, created_at=now,
         )
+    for uid in ids:
+        del users[uid]  # playing now
     return match

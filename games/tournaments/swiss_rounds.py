@@ -14,10 +14,15 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.matchmaking.services import lock_users
-from games.play.models import Seat, Status
+from games.matchmaking.services import live_players
 from games.tournaments import swiss
-from games.tournaments.core import game_start, match_url, tell_paired, tournament_changed
+from games.tournaments.core import (
+    game_start,
+    lock_free_users,
+    match_url,
+    tell_paired,
+    tournament_changed,
+)
 from games.tournaments.models import (
     Participant,
     Tournament,
@@ -60,15 +65,13 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
         playing = list(Participant.objects.filter(
             tournament=tournament, paused=False, withdrawn=False).order_by("pk"))
         # Someone playing a live game elsewhere misses the round (no points, no bye).
-        busy = set(Seat.objects.filter(
-            user_id__in=[p.user_id for p in playing], match__correspondence=False,
-            match__status__in=[Status.TRUMPS, Status.PLAYING]).values_list("user_id", flat=True))
+        busy = live_players([p.user_id for p in playing])
         playing = [p for p in playing if p.user_id not in busy]
         by_user = {p.user_id: p for p in playing}
         pairs, bye = swiss.pair_round([swiss_player(p) for p in playing])
         tournament.round += 1
         tournament.save(update_fields=["round"])
-        users = lock_users(sorted(by_user))
+        users = lock_free_users(sorted(by_user))
         Participant.objects.filter(pk__in=[p.pk for p in playing]).update(free_since=now)
         for a, b in pairs:
             match = game_start(tournament, [by_user[a.key], by_user[b.key]], users, now,

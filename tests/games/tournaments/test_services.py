@@ -3,6 +3,7 @@ request, fair play, and waves racing each other."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from datetime import timedelta
@@ -197,3 +198,44 @@ def test_the_schedule_makes_each_hourly_arena_once_and_the_clock_ends_them(setti
     services.tournaments_tick(now=last + timedelta(seconds=2))
     assert set(Tournament.objects.values_list("status", flat=True)) == {
         TournamentStatus.FINISHED}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, make_player):
+    """A wave of more games than `WAVE_PART` starts them in parts, each told to the arena's
+    pages when its transaction commits: the players of the first part do not wait for the
+    last game of the wave."""
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    from games.tournaments.arena import WAVE_PART
+
+    users = [make_player(1400 + i) for i in range(2 * WAVE_PART + 10)]
+    now = timezone.now()
+    Participant.objects.bulk_create([
+        Participant(tournament=arena, user=user, rating=1500, joined_at=now, free_since=now,
+                    present_until=now + timedelta(minutes=5)) for user in users])
+
+    async def wave_and_what_it_told() -> tuple[list[Match], list[dict[str, str]]]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        group = services.tournament_group(arena.pk)
+        await layer.group_add(group, channel)
+        matches = await sync_to_async(services.arena_wave)(
+            tournament_id=arena.pk, now=now, force=True)
+        heard: list[dict[str, str]] = []
+        while sum(len(games) for games in heard) < len(users):
+            message = await asyncio.wait_for(layer.receive(channel), 10)
+            if message["type"] == "tournament.paired":
+                heard.append(message["games"])
+        await layer.group_discard(group, channel)
+        return matches, heard
+
+    matches, parts = asyncio.run(wave_and_what_it_told())
+    assert len(matches) == WAVE_PART + 5
+    assert [len(games) for games in parts] == [2 * WAVE_PART, 10]
+    players = [int(user_id) for games in parts for user_id in games]
+    assert sorted(players) == sorted(user.pk for user in users)
+    assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
+    urls = {url for games in parts for url in games.values()}
+    assert urls == {f"/game/{match.pk}/" for match in matches}
