@@ -70,6 +70,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.players < 2 or args.ends < 1 or args.batch < 1:
         parser.error("--players must be at least 2, --ends and --batch at least 1")
+    from django.db import OperationalError, connection
+
+    try:
+        connection.ensure_connection()
+    except OperationalError as error:
+        sys.exit(f"cannot use the database of DATABASE_URL ({error}); create it first, or "
+                 "name another")
     call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     now = timezone.now()
