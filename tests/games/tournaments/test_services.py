@@ -212,28 +212,35 @@ def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, ma
 
     users = [make_player(1400 + i) for i in range(2 * WAVE_PART + 10)]
     now = timezone.now()
-    Participant.objects.bulk_create([
-        Participant(tournament=arena, user=user, rating=1500, joined_at=now, free_since=now,
-                    present_until=now + timedelta(minutes=5)) for user in users])
+    parts: list[dict[str, str]] = []
 
-    async def wave_and_what_it_told() -> tuple[list[Match], list[dict[str, str]]]:
+    def join_all() -> None:
+        Participant.objects.bulk_create([
+            Participant(tournament=arena, user=user, rating=1500, joined_at=now,
+                        free_since=now, present_until=now + timedelta(minutes=5))
+            for user in users])
+
+    async def wave_and_what_it_told() -> None:
         layer = get_channel_layer()
         channel = await layer.new_channel()
         group = services.tournament_group(arena.pk)
+        # Listening before anyone is free: the clock's tick may pair them at any moment.
         await layer.group_add(group, channel)
-        matches = await sync_to_async(services.arena_wave)(
-            tournament_id=arena.pk, now=now, force=True)
-        heard: list[dict[str, str]] = []
-        while sum(len(games) for games in heard) < len(users):
+        await sync_to_async(join_all)()
+        await sync_to_async(services.arena_wave)(tournament_id=arena.pk, now=now, force=True)
+        while sum(len(games) for games in parts) < len(users):
             message = await asyncio.wait_for(layer.receive(channel), 10)
             if message["type"] == "tournament.paired":
-                heard.append(message["games"])
+                parts.append(message["games"])
         await layer.group_discard(group, channel)
-        return matches, heard
 
-    matches, parts = asyncio.run(wave_and_what_it_told())
+    asyncio.run(wave_and_what_it_told())
+    # The wave that pairs them may be this one or the clock's tick, in the deadline watch of
+    # a Celery worker another module started: both pair in parts.
+    matches = [game.match for game in TournamentGame.objects.filter(tournament=arena)]
     assert len(matches) == WAVE_PART + 5
-    assert [len(games) for games in parts] == [2 * WAVE_PART, 10]
+    assert len(parts) >= 2
+    assert all(len(games) <= 2 * WAVE_PART for games in parts)
     players = [int(user_id) for games in parts for user_id in games]
     assert sorted(players) == sorted(user.pk for user in users)
     assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
