@@ -37,8 +37,14 @@ def click_card(locator) -> None:
     locator.click(position=CORNER)
 
 
-def at_ply(page, ply: int) -> None:
-    expect(page.locator("#game")).to_have_attribute("data-ply", str(ply))
+# How long a move may take to arrive when it waits for its page to connect again: the
+# socket's answer timeout (6 s), the wait before the next attempt and the handshake, on a
+# machine that runs two browsers, servers and workers at once.
+RECONNECTED_MS = 45_000
+
+
+def at_ply(page, ply: int, *, timeout: float | None = None) -> None:
+    expect(page.locator("#game")).to_have_attribute("data-ply", str(ply), timeout=timeout)
 
 
 def play_first_legal(page) -> str:

@@ -14,7 +14,14 @@ from games.play import services
 from games.play.models import Match, Status, TerminationReason
 from games.play.services import Player
 from games.play.time_control import TimeControl
-from tests.browser.game_page import MATCH_SOCKET, SocketLine, at_ply, card, play_first_legal
+from tests.browser.game_page import (
+    MATCH_SOCKET,
+    RECONNECTED_MS,
+    SocketLine,
+    at_ply,
+    card,
+    play_first_legal,
+)
 from tests.games.sockets import session_cookie_for
 from tests.support.processes import ManagedProcess
 from tests.support.settle import wait_sockets_settled
@@ -214,12 +221,12 @@ def test_a_reload_or_a_dropped_connection_resumes_the_game(user_page, make_user)
     # Bob's connection drops just before he moves: the move goes out once it is back.
     bobs_line.cut()
     play_first_legal(second)
-    at_ply(first, 4)
+    at_ply(first, 4, timeout=RECONNECTED_MS)
     # It drops again, and Alice moves while he is away: he catches up by himself.
     bobs_line.cut()
     play_first_legal(first)
     at_ply(first, 5)
-    at_ply(second, 5)  # reconnected by itself, with the full state
+    at_ply(second, 5, timeout=RECONNECTED_MS)  # reconnected by itself, with the full state
     expect(second.get_by_test_id("move-list").locator("li")).to_have_count(5)
     expect(second.get_by_test_id("status")).to_contain_text("Your turn")
 

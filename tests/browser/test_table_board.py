@@ -13,7 +13,7 @@ from games.play.models import Match, Status
 from games.play.services import Player
 from games.rules import visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
-from tests.browser.game_page import play_first_legal
+from tests.browser.game_page import RECONNECTED_MS, play_first_legal
 from tests.support.processes import ManagedProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
@@ -128,11 +128,10 @@ def play_to_the_end(page, match_id: int, viewer: int, *, keyboard: bool) -> int:
         else:
             play_first_legal(page)
         made += 1
-        # A move whose answer is slow is sent again after the socket gives up waiting
-        # (static/js/socket.js): on a busy machine that, and the reconnection before it, take
-        # longer than the other waits' 15 s.
+        # A move whose answer is slow is sent again once the socket has given up waiting and
+        # connected again (static/js/socket.js).
         page.wait_for_function(f"() => Number(document.getElementById('game').dataset.ply) > {ply}",
-                               timeout=60_000)
+                               timeout=RECONNECTED_MS)
     return made
 
 
