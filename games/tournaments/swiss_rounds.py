@@ -14,7 +14,6 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.matchmaking.services import live_players
 from games.tournaments import swiss
 from games.tournaments.core import (
     game_start,
@@ -64,14 +63,14 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
             return None
         playing = list(Participant.objects.filter(
             tournament=tournament, paused=False, withdrawn=False).order_by("pk"))
-        # Someone playing a live game elsewhere misses the round (no points, no bye).
-        busy = live_players([p.user_id for p in playing])
-        playing = [p for p in playing if p.user_id not in busy]
+        # Someone playing a live game elsewhere misses the round (no points, no bye): the
+        # users are locked first, so that nobody starts one between this check and the round.
+        users = lock_free_users([p.user_id for p in playing])
+        playing = [p for p in playing if p.user_id in users]
         by_user = {p.user_id: p for p in playing}
         pairs, bye = swiss.pair_round([swiss_player(p) for p in playing])
         tournament.round += 1
         tournament.save(update_fields=["round"])
-        users = lock_free_users(sorted(by_user))
         Participant.objects.filter(pk__in=[p.pk for p in playing]).update(free_since=now)
         for a, b in pairs:
             match = game_start(tournament, [by_user[a.key], by_user[b.key]], users, now,
