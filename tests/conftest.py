@@ -103,6 +103,17 @@ def pytest_terminal_summary(terminalreporter: object, exitstatus: int, config: p
                                "server_errors": dict(tally.server_errors)}, indent=1))
 
 
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test begins in the site's default language: a language a test turned on in this
+    thread (a view or a service run in it) would otherwise stay on for the next test."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _clean_redis() -> None:
     """The tests' Redis database starts empty, so no earlier run's messages leak in. An xdist
