@@ -10,3 +10,10 @@ def _clean_redis() -> None:
     """Overrides the site-wide autouse fixture of tests/conftest.py, which reads Django
     settings to flush Redis: these tests run with ``-p no:django``."""
     return
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> None:
+    """Overrides the site-wide autouse fixture that turns Django's translations off around
+    each test: nothing here translates, and there are no settings to read."""
+    return

@@ -11,3 +11,10 @@ def _clean_redis() -> None:
     settings to flush Redis: nothing here touches Redis, and these tests must run with
     ``-p no:django`` (before any settings exist)."""
     return
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> None:
+    """Overrides the site-wide autouse fixture that turns Django's translations off around
+    each test: nothing here translates, and there are no settings to read."""
+    return
