@@ -51,6 +51,16 @@ def test_a_finished_replay_steps_with_buttons_and_keys(page, analysed_duel):
     assert_at(page, positions, last)
     page.get_by_test_id("first").click()
     assert_at(page, positions, 0)
+    # A take reads in words on the move list and in the status line, its notation kept apart.
+    take = next(ply for ply, position in enumerate(positions)
+                if ply and position["move"].startswith("+"))
+    n = int(positions[take]["move"][1:])
+    words = f"Take {n} card" if n == 1 else f"Take {n} cards"
+    listed = page.get_by_test_id(f"move-{take}").locator(".move-text")
+    assert listed.inner_text() == words
+    page.get_by_test_id(f"move-{take}").click()
+    assert_at(page, positions, take)
+    assert page.get_by_test_id("status-move").inner_text() == words
     # Clicking a move in the list jumps there, and the address remembers it.
     page.get_by_test_id("move-17").click()
     assert_at(page, positions, 17)

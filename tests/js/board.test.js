@@ -1,6 +1,7 @@
 // The board draws what the server decided: the cards it enables come from the legal moves,
-// the cards a take took from `last_move.taken`, the draw offer from `can_offer_draw`, the take
-// button's words from `take_count`, and the socket's status in the side panel.
+// the cards a take took from `last_move.taken` (and the take's words on the move list), the draw
+// offer from `can_offer_draw`, the take button's words from `take_count`, and the socket's
+// status in the side panel.
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
@@ -58,6 +59,9 @@ test("the cards the last take took are marked in the taker's hand", (t) => {
   const marked = [...document.querySelectorAll("[data-testid=hand-0] .just-taken")].map((n) => n.dataset.card);
   assert.deepEqual(marked.sort(), ["7C", "8C", "KD"]);
   assert.equal(document.querySelectorAll("[data-testid=hand-1] .just-taken").length, 0);
+  // The move list says the take in the board's words; its notation stays in the data.
+  const listed = document.querySelector("[data-part=moves] li[data-move='+3'] .move-text");
+  assert.equal(listed.textContent, "Take 3 cards");
 });
 
 test("a draw may be offered only where the server says so", (t) => {
