@@ -153,13 +153,10 @@ def _leaderboard(mode: str) -> dict[str, Any]:
     if mode not in (RatingMode.DUEL, RatingMode.TABLE, RatingMode.CORRESPONDENCE):
         raise ApiError(400, errors.BAD_REQUEST, "mode: duel, table or correspondence")
     board = leaderboard_get(mode=mode)
-    names = [row.username for row in [*board.established, *board.provisional]]
-    bots = set(User.objects.filter(username__in=names, is_bot=True)
-               .values_list("username", flat=True))
 
     def rows(items: list[Any]) -> list[dict[str, Any]]:
         return [{"rank": row.rank, "name": row.username,
-                 "title": "BOT" if row.username in bots else None, "rating": row.rating,
+                 "title": "BOT" if row.bot else None, "rating": row.rating,
                  "deviation": row.deviation, "games": row.games,
                  "provisional": row.provisional} for row in items]
 

@@ -258,6 +258,7 @@ class LeaderboardRow:
     deviation: int
     games: int
     provisional: bool
+    bot: bool = False  # a bot account, marked BOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,11 +295,12 @@ def leaderboard(*, mode: str = RatingMode.DUEL, now: datetime | None = None,
         if ratings.is_provisional(deviation):
             if len(provisional) < limit:
                 provisional.append(LeaderboardRow(None, row.user.username, round(row.rating),
-                                                  round(deviation), row.games, True))
+                                                  round(deviation), row.games, True,
+                                                  row.user.is_bot))
         elif len(established) < limit:
             established.append(LeaderboardRow(len(established) + 1, row.user.username,
                                               round(row.rating), round(deviation), row.games,
-                                              False))
+                                              False, row.user.is_bot))
         if len(established) >= limit and len(provisional) >= limit:
             break
     return Leaderboard(established=established, provisional=provisional)

@@ -25,6 +25,7 @@ class WatchPlayer:
     url: str | None  # a person's profile; None for the AI or a guest
     rating: int | None
     provisional: bool
+    bot: bool = False  # a bot account, marked BOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,7 @@ def live_games(*, limit: int = WATCH_SIZE, exclude_user_id: int | None = None
                 url=reverse("profile", args=[seat.user.username]) if summary else None,
                 rating=summary.rating if summary else None,
                 provisional=summary.provisional if summary else False,
+                bot=seat.user_id is not None and seat.user.is_bot,
             ))
         games.append(LiveGame(
             match_id=match.pk,

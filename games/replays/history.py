@@ -55,6 +55,7 @@ class HistorySeat:
     is_ai: bool
     rating_after: int | None
     rating_delta: int | None
+    bot: bool = False  # a bot account's seat, marked BOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,7 @@ def _history_row(match: Match, player_id: int | None) -> HistoryRow:
                 is_ai=seat.is_ai,
                 rating_after=round(seat.rating_after) if seat.rating_after is not None else None,
                 rating_delta=seat.rating_delta,
+                bot=seat.user_id is not None and seat.user.is_bot,
             )
         )
         if player_id is not None and seat.user_id == player_id:

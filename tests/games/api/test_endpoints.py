@@ -271,3 +271,5 @@ def the_public_reads(make_user):
     docs = client.get("/api/")
     assert docs.status_code == 200
     assert b"/api/stream/event" in docs.content
+    assert b"/api/openapi.json" in docs.content  # the schema, and a worked example in curl
+    assert b"curl -N -H &quot;Authorization: Bearer $TOKEN&quot;" in docs.content
