@@ -206,10 +206,19 @@ def participant_ai_opt_in(*, user: User, token: str, on: bool) -> Participant:
 
 def participant_presence_renew(*, tournament_id: int, user: User,
                                now: datetime | None = None) -> bool:
-    """The player's tournament page (or arena game page) is open: they may be paired."""
+    """The player's tournament page (or arena game page) is open: they may be paired.
+
+    False if they are no participant, or if a wave or a scoring holds their row at this
+    moment: the renewal never waits for it. A page renews every third of the lease, so a
+    renewal left out costs nothing, where waiting would hold one of the few database threads
+    of a socket server (`infra.db_threads`), and every socket's work behind it, for as long
+    as a wave's part takes."""
     now = now or timezone.now()
-    return Participant.objects.filter(tournament_id=tournament_id, user=user).update(
-        present_until=_lease(now)) > 0
+    with transaction.atomic():  # one statement: the lock is taken and used at once
+        free_row = Participant.objects.select_for_update(no_key=True, skip_locked=True).filter(
+            tournament_id=tournament_id, user=user).values("pk")
+        return Participant.objects.filter(pk__in=free_row).update(
+            present_until=_lease(now)) > 0
 
 
 # --- pairing ---------------------------------------------------------------------------------

@@ -246,3 +246,50 @@ def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, ma
     assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
     urls = {url for games in parts for url in games.values()}
     assert urls == {f"/game/{match.pk}/" for match in matches}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_presence_renewal_never_waits_for_a_row_a_wave_holds(arena, make_player):
+    """A socket server has a few database threads: a renewal that queued behind a wave's
+    part (or a scoring) would hold one of them, and every socket's work behind it, for as
+    long. It leaves the row alone instead; the next renewal, a third of a lease later, takes
+    it."""
+    import threading
+
+    from django.conf import settings
+    from django.db import connection, transaction
+
+    anna = make_player(1500)
+    now = timezone.now()
+    services.tournament_join(user=anna, token=arena.token, now=now)
+    joined_lease = Participant.objects.get(tournament=arena, user=anna).present_until
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_row() -> None:
+        try:
+            with transaction.atomic():
+                Participant.objects.select_for_update(no_key=True).get(
+                    tournament=arena, user=anna)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert held.wait(10)
+        later = now + timedelta(seconds=5)
+        renewed = services.participant_presence_renew(tournament_id=arena.pk, user=anna,
+                                                      now=later)
+    finally:
+        release.set()
+        holder.join(15)
+    assert renewed is False
+    participant = Participant.objects.get(tournament=arena, user=anna)
+    assert participant.present_until == joined_lease
+
+    assert services.participant_presence_renew(tournament_id=arena.pk, user=anna, now=later)
+    participant.refresh_from_db()
+    assert participant.present_until == later + timedelta(
+        seconds=settings.TOURNAMENTS_ALIVE_SECONDS)
