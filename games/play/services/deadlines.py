@@ -49,7 +49,13 @@ def match_deadline_enforce(*, match_id: int, now: datetime | None = None) -> Non
 
 def deadlines_enforce(*, now: datetime | None = None, limit: int = 500) -> int:
     """Enforce every match whose deadline has come (the most overdue first, at most `limit`);
-    return how many were due."""
+    return how many were due.
+
+    Every worker's watch runs this at once, on the same list in the same order: a match
+    another watch (or a move) holds at this moment is passed over, not waited for, so that
+    in a burst of flags (an arena's games of one time control, started together) the watches
+    share the work instead of queueing behind each other's locks one match at a time. A
+    match passed over and still due is taken on the next look."""
     now = now or timezone.now()
     due = list(
         Match.objects.filter(due_at__lte=now).order_by("due_at").values_list("pk", flat=True)[
@@ -57,12 +63,15 @@ def deadlines_enforce(*, now: datetime | None = None, limit: int = 500) -> int:
         ]
     )
     for match_id in due:
-        _enforce(match_id, now)
+        _enforce(match_id, now, skip_locked=True)
     return len(due)
 
 
-def _enforce(match_id: int, now: datetime) -> None:
+def _enforce(match_id: int, now: datetime, *, skip_locked: bool = False) -> None:
     with transaction.atomic():
+        if skip_locked and not list(Match.objects.select_for_update(
+                skip_locked=True, of=("self",)).filter(pk=match_id).values_list("pk")):
+            return
         try:
             match, seats = match_lock(match_id)
         except PlayError:  # deleted meanwhile
