@@ -49,12 +49,15 @@ def parse_args() -> argparse.Namespace:
                         default="postgres://postgres@127.0.0.1:5432/yourtrumps_arena_load")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/6")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--one-worker", action="store_true",
+                        help="one Celery worker (two processes) on every queue, instead of "
+                             "production's worker per queue")
     args = parser.parse_args()
     if args.players < 2 or args.duration <= 0:
         parser.error("--players must be at least 2 and --duration positive")
     # What the load tool's topology reads besides.
     args.url, args.port, args.no_worker, args.conn_max_age = None, None, False, "60"
-    args.worker_args = "--concurrency=2"
+    args.worker_args, args.production_workers = "--concurrency=2", not args.one_worker
     return args
 
 
@@ -84,15 +87,31 @@ def percentiles(values: list[float]) -> str:
         f", max {max(values) * 1000:.0f} ms ({len(values)} samples)")
 
 
+CONNECT_ATTEMPTS = 20
+
+
 async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: float,
               think: tuple[float, float], stats: Any, waits: list[float], first: list[float],
               seed: int, seen: dict[tuple[int, int], float]) -> None:
+    import websockets
+
     from tests.load.client import connect
     from tests.load.players import Broken, Player, Seat, Timing
 
     server = servers[index % len(servers)]
-    # As the strip of a game's page connects: pairable, told of its games, no standings.
-    socket = await connect(server, f"/ws/tournament/{token}/?quiet=1", cookie, max_size=2**22)
+    # As the strip of a game's page connects: pairable, told of its games, no standings. Five
+    # hundred at once overflow a server's listen queue: like the page's reconnecting socket,
+    # the bot tries again after a moment.
+    for attempt in range(CONNECT_ATTEMPTS):
+        try:
+            socket = await connect(server, f"/ws/tournament/{token}/?quiet=1", cookie,
+                                   max_size=2**22)
+            break
+        except (OSError, websockets.exceptions.InvalidHandshake, TimeoutError):
+            if attempt == CONNECT_ATTEMPTS - 1:
+                raise
+            stats.errors["tournament socket: connect again"] += 1
+            await asyncio.sleep(1 + 2 * random.random())
     paired: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
 
     async def listen() -> None:
@@ -149,6 +168,7 @@ async def play(cookies: list[str], token: str, servers: list[str], args: argpars
 
 def main() -> None:
     args = parse_args()
+    from tests.load.process_figures import machine_cpu, proc_figures
     from tests.load.topology import Topology
 
     with Topology(args) as topology:
@@ -175,10 +195,19 @@ def main() -> None:
         cookies = [session_cookie(user) for user in users]
         stats, waits, first = Stats(), [], []
         load_before = os.getloadavg()
+        pids = {**topology.pids, "the bots (this process)": os.getpid()}
+        cpu_before = {name: proc_figures(pid)["cpu_s"] for name, pid in pids.items()}
+        machine_before = machine_cpu()
         print(f"{args.players} players on {', '.join(topology.servers)}; playing "
               f"{args.duration:.0f} s ...", flush=True)
+        started = time.monotonic()
         asyncio.run(play(cookies, arena.token, topology.servers, args, stats, waits, first))
+        elapsed = time.monotonic() - started
         load_after = os.getloadavg()
+        cpu = {name: proc_figures(pid)["cpu_s"] - cpu_before[name]
+               for name, pid in pids.items()}
+        busy, total = (after - before for after, before in zip(machine_cpu(), machine_before,
+                                                                  strict=True))
         on_server = server_waits(arena.pk)
     print(f"arena of {args.players} players, {args.clock}, {args.duration:.0f} s, "
           f"{len(topology.servers)} servers")
@@ -190,7 +219,10 @@ def main() -> None:
     print(f"  move round trip: {percentiles(stats.move_rtt)}")
     print(f"  move delivered to the opponent: {percentiles(stats.seen_by_opponent)}")
     print(f"  games finished: {stats.games_finished}; errors: {dict(stats.errors) or 'none'}")
-    print(f"  load average at the start {load_before[0]:.1f}, at the end {load_after[0]:.1f}")
+    print(f"  load average at the start {load_before[0]:.1f}, at the end {load_after[0]:.1f}; "
+          f"the machine {busy / total:.0%} busy")
+    print("  cores used by the site's processes (with their children): " + ", ".join(
+        f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items()))
 
 
 if __name__ == "__main__":

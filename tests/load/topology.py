@@ -83,10 +83,11 @@ class Topology:
                 self.servers.append(str(server.extra["url"]))
                 self.pids[server.name] = server.process.pid
             if not args.no_worker:
-                worker = start_worker(self.env, self.logs, args.worker_args.split())
-                self.started.append(worker)
-                wait_for_worker(worker)
-                self.pids["celery-worker"] = worker.process.pid
+                for name, options in worker_layout(args):
+                    worker = start_worker(self.env, self.logs, options, name=name)
+                    self.started.append(worker)
+                    wait_for_worker(worker)
+                    self.pids[f"celery-{name}"] = worker.process.pid
         except BaseException:
             self.stop()
             raise
@@ -125,14 +126,35 @@ def wait_for_worker(worker: Any) -> None:
     raise RuntimeError(f"the Celery worker never answered:\n{worker.log_tail()}")
 
 
-def start_worker(env: dict[str, str], logs: Path, options: list[str]) -> Any:
-    """A Celery worker like the tests' one, with the pool options of this run."""
+def worker_layout(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """The Celery workers of a run, by name with their options: one worker on every queue
+    with the pool options of `--worker-args` (the load tool's default), or, with
+    `production_workers`, the three of `scripts/run-production-local`: two processes on the
+    default queue, one at nice 10 on the slow queue, two on the outbound queue."""
+    if not getattr(args, "production_workers", False):
+        return [("load", args.worker_args.split())]
+    from django.conf import settings
+
+    return [
+        ("fast", ["-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "--pool=prefork", "--concurrency=2"]),
+        ("slow", ["-Q", settings.CELERY_SLOW_QUEUE, "--pool=prefork", "--concurrency=1"]),
+        ("outbound", ["-Q", settings.CELERY_OUTBOUND_QUEUE, "--pool=prefork",
+                      "--concurrency=2"]),
+    ]
+
+
+def start_worker(env: dict[str, str], logs: Path, options: list[str], *,
+                 name: str = "load") -> Any:
+    """A Celery worker like the tests' one, with the pool options given; the slow queue's at
+    nice 10, as production runs it."""
     from tests.support.processes import VENV_BIN, ManagedProcess, child_env
 
+    nice = ["nice", "-n", "10"] if name == "slow" else []
     return ManagedProcess(
-        name="celery:load",
-        args=[str(VENV_BIN / "celery"), "-A", "yourtrumps_site", "worker", *options,
-              "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-              "--without-heartbeat", "-n", "load@%h"],
-        env=child_env(env), log_path=logs / "celery-load.log",
+        name=f"celery:{name}",
+        args=[*nice, str(VENV_BIN / "celery"), "-A", "yourtrumps_site", "worker", *options,
+              f"--loglevel={env.get('LOG_LEVEL', 'WARNING')}", "--without-gossip",
+              "--without-mingle",
+              "--without-heartbeat", "-n", f"{name}@%h"],
+        env=child_env(env), log_path=logs / f"celery-{name}.log",
     ).start()
