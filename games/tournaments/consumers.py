@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from accounts.languages import language_for_scope
 from games.matchmaking.selectors import match_page_url
 from games.play.models import Status
-from games.tournaments import errors, selectors, services
+from games.tournaments import errors, presence, selectors, services
 from games.tournaments.models import TournamentGame
 from games.tournaments.schemas import tournament_message
 from infra.db_threads import db_call
@@ -96,7 +96,8 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
 
     async def _tick(self) -> None:
         """Send the state when the arena changed (at most once a second), and renew the
-        participant's presence every third of its lease."""
+        participant's presence every third of its lease (with the process's other pages,
+        `presence`)."""
         ticks = 0
         renew_every = max(1, int(settings.TOURNAMENTS_ALIVE_SECONDS / 3 / FLUSH_SECONDS))
         while True:
@@ -104,8 +105,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
             ticks += 1
             try:
                 if self.user is not None and ticks % renew_every == 0:
-                    await db_call(services.participant_presence_renew,
-                                  tournament_id=self.tournament.pk, user=self.user)
+                    presence.renew_soon(tournament_id=self.tournament.pk, user_id=self.user.pk)
                 if self.dirty:
                     self.dirty = False
                     await self._send_state()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -206,19 +207,28 @@ def participant_ai_opt_in(*, user: User, token: str, on: bool) -> Participant:
 
 def participant_presence_renew(*, tournament_id: int, user: User,
                                now: datetime | None = None) -> bool:
-    """The player's tournament page (or arena game page) is open: they may be paired.
+    """The player's tournament page (or arena game page) is open: they may be paired. False
+    if they are no participant, or their row is held at this moment
+    (`participants_presence_renew`)."""
+    return participants_presence_renew(tournament_id=tournament_id, user_ids=[user.pk],
+                                       now=now) > 0
 
-    False if they are no participant, or if a wave or a scoring holds their row at this
-    moment: the renewal never waits for it. A page renews every third of the lease, so a
-    renewal left out costs nothing, where waiting would hold one of the few database threads
-    of a socket server (`infra.db_threads`), and every socket's work behind it, for as long
-    as a wave's part takes."""
+
+def participants_presence_renew(*, tournament_id: int, user_ids: Sequence[int],
+                                now: datetime | None = None) -> int:
+    """These players' pages of the arena are open: one statement for all of them (a socket
+    server renews its pages' presence together, `presence`); how many were renewed.
+
+    A row a wave or a scoring holds at this moment is left out: the renewal never waits for
+    it. A page renews every third of the lease, so a renewal left out costs nothing, where
+    waiting would hold one of the few database threads of a socket server
+    (`infra.db_threads`), and every socket's work behind it, for as long as a wave's part
+    takes."""
     now = now or timezone.now()
-    with transaction.atomic():  # one statement: the lock is taken and used at once
-        free_row = Participant.objects.select_for_update(no_key=True, skip_locked=True).filter(
-            tournament_id=tournament_id, user=user).values("pk")
-        return Participant.objects.filter(pk__in=free_row).update(
-            present_until=_lease(now)) > 0
+    with transaction.atomic():  # one statement: the locks are taken and used at once
+        free_rows = Participant.objects.select_for_update(no_key=True, skip_locked=True).filter(
+            tournament_id=tournament_id, user_id__in=list(user_ids)).values("pk")
+        return Participant.objects.filter(pk__in=free_rows).update(present_until=_lease(now))
 
 
 # --- pairing ---------------------------------------------------------------------------------
