@@ -108,11 +108,11 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
         await self.chat_join()
 
     def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
-        match = selectors.match_get(match_id=self.match_id)
-        if match is None:
+        found = selectors.match_with_seats(match_id=self.match_id)
+        if found is None:
             return None
-        return match.public, selectors.seat_of(seats=selectors.match_seats(match=match),
-                                               viewer=viewer)
+        match, seats = found
+        return match.public, selectors.seat_of(seats=seats, viewer=viewer)
 
     async def disconnect(self, code: int) -> None:
         if self.group is None:
