@@ -165,10 +165,13 @@ def _seconds(name: str, default: float) -> float:
 
 
 # Threads that run the database work of WebSocket consumers in each ASGI process
-# (`infra.db_threads`). SQLite takes one writer at a time, so one thread there.
+# (`infra.db_threads`). Most of a call's time is a wait for PostgreSQL's answer, so a burst of
+# sockets opening at once (an arena's wave) needs more calls in flight than cores: with 4,
+# handshakes queued past daphne's timeout (docs/reliability.md). SQLite takes one writer at a
+# time, so one thread there.
 DB_THREADS = _positive_int(
     "DB_THREADS",
-    1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 4,
+    1 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 8,
 )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
