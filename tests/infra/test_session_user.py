@@ -46,7 +46,8 @@ async def test_the_user_is_read_while_channels_shared_database_thread_is_busy():
     finally:
         release.set()
         await holding
-    assert user.is_authenticated and user.pk == anna.pk
+    assert user.is_authenticated
+    assert user.pk == anna.pk
 
 
 async def test_a_session_whose_password_changed_is_anonymous_and_a_visitor_too():
