@@ -120,26 +120,32 @@ def rating_of(user: User, *, players: int = 2) -> float:
 
 
 def start_match(
-    *, players: Sequence[Player], time_control: TimeControl, rated: bool, now: datetime
+    *, players: Sequence[Player], time_control: TimeControl, rated: bool, now: datetime,
+    withdraw_offers: bool = True,
 ) -> Match:
     """A match of locked, free people (and maybe AI seats), seated in the order given; the
-    people's other offers are withdrawn: pool entries and seeks now, seats at open live tables
-    just after commit (`tables_release`, which locks those tables first)."""
+    people's other offers are withdrawn (`offers_withdraw`) unless it is a correspondence
+    game, played beside the others. `withdraw_offers=False`: the caller withdraws them in
+    the same transaction, once for the people of many matches (an arena's wave)."""
     match = match_create(players=players, rated=rated, time_control=time_control, now=now)
-    users = [player.user for player in players if player.user is not None]
-    ids = [user.pk for user in users]
-    if time_control.correspondence:
-        # Played beside the others: the players' pool entries, seeks and tables stand.
-        transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))
-        return match
-    PoolEntry.objects.filter(user__in=users).delete()
-    had_seeks = Seek.objects.filter(creator__in=users).delete()[0] > 0
+    ids = [player.user.pk for player in players if player.user is not None]
     transaction.on_commit(lambda: announce_match(match_id=match.pk, user_ids=ids))
-    if had_seeks:
+    if withdraw_offers and not time_control.correspondence:
+        offers_withdraw(user_ids=ids)
+    return match
+
+
+def offers_withdraw(*, user_ids: Sequence[int]) -> None:
+    """These people start a live game: their pool entries and seeks go now, their seats at
+    open live tables just after commit (`tables_release`, which locks those tables first)."""
+    ids = list(user_ids)
+    if not ids:
+        return
+    PoolEntry.objects.filter(user_id__in=ids).delete()
+    if Seek.objects.filter(creator_id__in=ids).delete()[0] > 0:
         transaction.on_commit(lobby_changed)
     if _live_table_seats(ids).exists():
         transaction.on_commit(lambda: tables_release(user_ids=ids))
-    return match
 
 
 def _live_table_seats(user_ids: Sequence[int]) -> QuerySet[TableSeat]:

@@ -40,6 +40,7 @@ from games.matchmaking.core import (
     live_players,
     lobby_changed,
     lock_users,
+    offers_withdraw,
     person_check,
     pools_changed,
     rate_limit,
@@ -59,8 +60,8 @@ from games.play.time_control import TimeControl
 # What the arenas (`games.tournaments`) build their games with: the same locks and the same
 # start of a match as quick pairing.
 __all__ = ["LOBBY_GROUP", "group_send", "group_send_all", "live_game_of", "live_players",
-           "lobby_changed", "lock_users", "person_check", "pools_changed", "rating_of",
-           "start_match", "user_group"]
+           "lobby_changed", "lock_users", "offers_withdraw", "person_check", "pools_changed",
+           "rating_of", "start_match", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 

@@ -19,7 +19,7 @@ from games.matchmaking.services import live_players
 from games.play.models import Match
 from games.tournaments import pairing
 from games.tournaments.core import (
-    game_start,
+    games_start,
     lock_free_users,
     match_url,
     tell_paired,
@@ -87,11 +87,9 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
                 plan = _plan(tournament_id, now)
             part, plan = plan[:WAVE_PART], plan[WAVE_PART:]
             users = lock_free_users([p.user_id for group in part for p in group])
-            for group in part:
-                match = game_start(tournament, group, users, now)
-                if match is not None:
-                    matches.append(match)
-                    told.update({str(p.user_id): match_url(match) for p in group})
+            for group, match in games_start(tournament, part, users, now):
+                matches.append(match)
+                told.update({str(p.user_id): match_url(match) for p in group})
             if told:
                 transaction.on_commit(lambda told=told: (tell_paired(tournament_id, told),
                                                          tournament_changed(tournament_id)))

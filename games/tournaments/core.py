@@ -23,7 +23,13 @@ from django.utils.translation import ngettext
 
 from accounts import ratelimit
 from accounts.models import User
-from games.matchmaking.services import group_send, live_players, lock_users, start_match
+from games.matchmaking.services import (
+    group_send,
+    live_players,
+    lock_users,
+    offers_withdraw,
+    start_match,
+)
 from games.play.models import Match
 from games.play.services import Player
 from games.tournaments import errors
@@ -84,12 +90,27 @@ def lock_free_users(user_ids: list[int]) -> dict[int, User]:
     return users
 
 
+def games_start(tournament: Tournament, groups: list[list[Participant]],
+                users: dict[int, User], now: datetime, *,
+                round_: int | None = None) -> list[tuple[list[Participant], Match]]:
+    """The games of these groups of free participants (`game_start`), each group with the
+    match it got; the players' other offers are withdrawn once for all of them."""
+    started = []
+    for group in groups:
+        match = game_start(tournament, group, users, now, round_=round_)
+        if match is not None:
+            started.append((group, match))
+    offers_withdraw(user_ids=[p.user_id for group, _match in started for p in group])
+    return started
+
+
 def game_start(tournament: Tournament, participants: list[Participant], users: dict[int, User],
                now: datetime, *, round_: int | None = None) -> Match | None:
     """The game of these free participants (one: against the AI at the level of their
     rating), or None if one of them is no longer free (then nothing changes). `users`:
     their rows, locked and in no live game (`lock_free_users`), as matchmaking starts every
-    match; each is given at most one game."""
+    match; each is given at most one game. Their other offers stand: `games_start`
+    withdraws them, once for a wave's part or a round."""
     ids = [p.user_id for p in participants]
     if any(uid not in users for uid in ids):
         return None
@@ -108,7 +129,8 @@ def game_start(tournament: Tournament, participants: list[Participant], users: d
         random.SystemRandom().shuffle(players)
         # A game against the AI cannot be rated: it is scored in the arena all the same.
         match = start_match(players=players, time_control=tournament.time_control,
-                            rated=tournament.rated and len(ids) == 2, now=now)
+                            rated=tournament.rated and len(ids) == 2, now=now,
+                            withdraw_offers=False)
         TournamentGame.objects.create(
             tournament=tournament, match=match, user_a=players[0].user,
             user_b=players[1].user, round=round_, created_at=now,

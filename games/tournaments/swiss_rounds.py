@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.tournaments import swiss
 from games.tournaments.core import (
-    game_start,
+    games_start,
     lock_free_users,
     match_url,
     tell_paired,
@@ -72,11 +72,10 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
         tournament.round += 1
         tournament.save(update_fields=["round"])
         Participant.objects.filter(pk__in=[p.pk for p in playing]).update(free_since=now)
-        for a, b in pairs:
-            match = game_start(tournament, [by_user[a.key], by_user[b.key]], users, now,
-                               round_=tournament.round)
-            if match is not None:
-                told.update({str(a.key): match_url(match), str(b.key): match_url(match)})
+        groups = [[by_user[a.key], by_user[b.key]] for a, b in pairs]
+        for group, match in games_start(tournament, groups, users, now,
+                                        round_=tournament.round):
+            told.update({str(p.user_id): match_url(match) for p in group})
         if bye is not None:
             sitting = Participant.objects.select_for_update().get(pk=by_user[bye.key].pk)
             sitting.score += swiss.BYE_POINTS

@@ -293,3 +293,33 @@ def test_a_presence_renewal_never_waits_for_a_row_a_wave_holds(arena, make_playe
     participant.refresh_from_db()
     assert participant.present_until == later + timedelta(
         seconds=settings.TOURNAMENTS_ALIVE_SECONDS)
+
+
+def test_a_wave_withdraws_the_other_offers_of_everyone_it_pairs_and_no_one_else(arena,
+                                                                               make_player):
+    """A part's players' pool entries and seeks go with one statement each for the whole
+    part, in the transaction of their games: nobody paired keeps an offer another player
+    could take."""
+    from games.matchmaking.models import Pool, PoolEntry, Seek
+
+    now = timezone.now()
+    Pool.objects.get_or_create(key="3+2")
+    players = [make_player(1500 + 10 * i) for i in range(5)]
+    for user in players:
+        PoolEntry.objects.create(user=user, pool_id="3+2", rating=1500, joined_at=now,
+                                 alive_until=now + timedelta(minutes=5))
+        Seek.objects.create(creator=user, clock_initial=180, clock_increment=2,
+                            created_at=now, alive_until=now + timedelta(minutes=5))
+    Participant.objects.bulk_create([
+        Participant(tournament=arena, user=user, rating=1500 + 10 * i, joined_at=now,
+                    free_since=now, present_until=now + timedelta(minutes=5))
+        for i, user in enumerate(players)])
+
+    matches = services.arena_wave(tournament_id=arena.pk, now=now, force=True)
+
+    assert len(matches) == 2
+    paired = {seat.user_id for match in matches for seat in match.seats.all()}
+    left = {user.pk for user in players} - paired
+    assert len(left) == 1
+    assert set(PoolEntry.objects.values_list("user_id", flat=True)) == left
+    assert set(Seek.objects.values_list("creator_id", flat=True)) == left
