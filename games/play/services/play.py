@@ -114,7 +114,18 @@ def match_create(
     rng = random.SystemRandom()
     seed = rng.randrange(2**63) if seed is None else seed
     dealer = first_dealer(n, seed) if dealer is None else dealer
-    with transaction.atomic():
+    # In the order of choosing, as if chosen from seat dealer + 1 on.
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    state = None if start_tpn is None else State.from_tpn(start_tpn,
+                                                          strict=variant == Variant.STRICT)
+    if state is not None and state.n_players != n:
+        raise ValueError(f"the position is for {state.n_players} players, not {n}")
+    suits = None if trumps is None else tuple(Suit.parse(c) for c in trumps)
+    if suits is not None and (len(suits) != n or len(set(suits)) != n):
+        raise ValueError(f"trumps {trumps!r} do not fit {n} players")
+    # Everything that can be refused is refused above: no savepoint is needed inside a
+    # caller's transaction (an arena's wave makes hundreds of matches in a few).
+    with transaction.atomic(savepoint=False):
         match = Match.objects.create(
             variant=variant,
             rated=rated,
@@ -130,38 +141,27 @@ def match_create(
             turn_started_at=now,
             previous=previous,
         )
-        seats = [
-            Seat.objects.create(
+        seats = Seat.objects.bulk_create([
+            Seat(
                 match=match,
                 index=i,
                 user=p.user,
                 guest_id=p.guest_id,
                 ai_level=p.ai_level,
                 clock_ms=None if clock_initial is None else clock_initial * 1000,
+                trump="" if state is None else state.trump(i).letter,
             )
             for i, p in enumerate(players)
-        ]
-        if start_tpn is not None:
-            state = State.from_tpn(start_tpn, strict=variant == Variant.STRICT)
-            if state.n_players != n:
-                raise ValueError(f"the position is for {state.n_players} players, not {n}")
+        ])
+        if state is not None:
             match.deal_tpn = match.position_tpn = state.tpn()
             match.position_known = state.known_text()
             match.from_position = True
-            order = [(dealer + 1 + i) % n for i in range(n)]
             match.trumps_chosen = "".join(state.trump(s).letter for s in order)
-            for seat in seats:
-                seat.trump = state.trump(seat.index).letter
-                seat.save(update_fields=["trump"])
             match.status = Status.PLAYING
             match.to_move = state.to_move
             match.started_at = now
-        elif trumps is not None:
-            suits = tuple(Suit.parse(c) for c in trumps)
-            if len(suits) != n or len(set(suits)) != n:
-                raise ValueError(f"trumps {trumps!r} do not fit {n} players")
-            # Record them in the order of choosing, as if chosen from seat dealer + 1 on.
-            order = [(dealer + 1 + i) % n for i in range(n)]
+        elif suits is not None:
             match.trumps_chosen = "".join(suits[s].letter for s in order)
             _start_play(match, seats, suits, now)
         else:
