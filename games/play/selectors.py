@@ -43,13 +43,16 @@ def match_seats(*, match: Match) -> list[Seat]:
     return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
 
 
-def match_with_seats(*, match_id: int, lock: bool = False) -> tuple[Match, list[Seat]] | None:
+def match_with_seats(*, match_id: int, lock: bool = False,
+                     skip_locked: bool = False) -> tuple[Match, list[Seat]] | None:
     """The match and its seats in seat order (with their users' names) in one query, or None
     if there is no such match. With `lock`, the match row is locked for the transaction (the
-    seats change only under that lock)."""
+    seats change only under that lock); with `skip_locked` too, None as well if another
+    transaction holds it."""
     connection = connections[DEFAULT_DB_ALIAS]
     read = _MatchWithSeats.of(connection)
-    rows = fetch_prepared(read.locked if lock else read.sql, [match_id])
+    sql = (read.locked_or_skipped if skip_locked else read.locked) if lock else read.sql
+    rows = fetch_prepared(sql, [match_id])
     if not rows:
         return None
     n_match, n_seat = len(read.match_fields), len(read.seat_fields)
@@ -101,6 +104,9 @@ class _MatchWithSeats:
             "" if not features.has_select_for_update
             else " FOR UPDATE OF m" if features.has_select_for_update_of else " FOR UPDATE"
         )
+        self.locked_or_skipped = self.locked + (
+            " SKIP LOCKED" if features.has_select_for_update_skip_locked
+            and features.has_select_for_update else "")
         self._names = {model: [field.attname for field in fields] for model, fields in
                        ((Match, self.match_fields), (Seat, self.seat_fields))}
         self._converters = {

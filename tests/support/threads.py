@@ -4,8 +4,9 @@ by a barrier."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from django.db import connection
 
@@ -39,3 +40,32 @@ def run_together(
     if unexpected:
         raise unexpected[0]
     return results
+
+
+@contextlib.contextmanager
+def rows_held(lock: Callable[[], object]) -> Iterator[None]:
+    """While in the block, another connection (a thread of its own, as another process would
+    be) holds the rows `lock()` locks (`select_for_update` in it), in a transaction it ends on
+    leaving the block."""
+    from django.db import transaction
+
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                lock()
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        if not held.wait(10):
+            raise RuntimeError("the rows were never held")
+        yield
+    finally:
+        release.set()
+        holder.join(15)

@@ -68,10 +68,11 @@ class Change:
         return self.match.version
 
 
-def match_lock(match_id: int) -> tuple[Match, list[Seat]]:
+def match_lock(match_id: int, *, skip_locked: bool = False) -> tuple[Match, list[Seat]]:
     """The match row locked for the transaction, and its seats (they change only under the
-    match's lock, so reading them after it is consistent)."""
-    read = selectors.match_with_seats(match_id=match_id, lock=True)
+    match's lock, so reading them after it is consistent). With `skip_locked`, a match
+    another transaction holds is not waited for: it is not found."""
+    read = selectors.match_with_seats(match_id=match_id, lock=True, skip_locked=skip_locked)
     if read is None:
         raise PlayError(errors.NOT_FOUND, f"there is no match {match_id}")
     return read

@@ -69,12 +69,9 @@ def deadlines_enforce(*, now: datetime | None = None, limit: int = 500) -> int:
 
 def _enforce(match_id: int, now: datetime, *, skip_locked: bool = False) -> None:
     with transaction.atomic():
-        if skip_locked and not list(Match.objects.select_for_update(
-                skip_locked=True, of=("self",)).filter(pk=match_id).values_list("pk")):
-            return
         try:
-            match, seats = match_lock(match_id)
-        except PlayError:  # deleted meanwhile
+            match, seats = match_lock(match_id, skip_locked=skip_locked)
+        except PlayError:  # deleted meanwhile, or (skip_locked) held by another
             return
         if match.due_at is None or now < match.due_at:
             return  # someone acted meanwhile and set the next deadline

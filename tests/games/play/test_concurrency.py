@@ -15,7 +15,7 @@ from games.play.services import Player
 from games.play.time_control import TimeControl
 from games.rules import State
 from tests.games.conftest import T0, at
-from tests.support.threads import run_together
+from tests.support.threads import rows_held, run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,9 +132,7 @@ def test_the_last_acceptances_of_a_table_s_draw_sent_at_once_finish_it_once(make
 def test_a_watch_passes_over_a_match_another_holds_and_takes_it_on_its_next_look(alice, bob):
     """Every worker's deadline watch goes through the same due matches in the same order: one
     that waited for a match another holds would queue behind it, one match at a time."""
-    import threading
 
-    from django.db import connection, transaction
 
     start = timezone.now() + timedelta(days=1)  # ahead of any real worker's watch
     deadline = start + timedelta(seconds=60)
@@ -142,25 +140,8 @@ def test_a_watch_passes_over_a_match_another_holds_and_takes_it_on_its_next_look
         players=[Player(user=alice), Player(user=bob)], seed=3, dealer=1, trumps="SH",
         time_control=TimeControl(60, 0), now=start,
     )
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_match() -> None:
-        try:
-            with transaction.atomic():
-                Match.objects.select_for_update().get(pk=match.pk)
-                held.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_match)
-    holder.start()
-    try:
-        assert held.wait(10)
+    with rows_held(lambda: Match.objects.select_for_update().get(pk=match.pk)):
         due = services.deadlines_enforce(now=deadline)
-    finally:
-        release.set()
-        holder.join(15)
     assert due == 1
     assert Match.objects.get(pk=match.pk).status == Status.PLAYING  # passed over
 

@@ -3,16 +3,15 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
 from django.utils import timezone
 
 from games.tournaments import presence, services
 from games.tournaments.models import Participant
+from tests.support.threads import rows_held
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,34 +22,18 @@ async def test_the_pages_renew_together_and_leave_out_a_row_a_wave_holds(arena, 
     for player in players:  # joined long ago: their leases have run out
         await sync_to_async(services.tournament_join)(user=player, token=arena.token,
                                                       now=long_ago)
-    held, release = threading.Event(), threading.Event()
     busy = players[2]
-
-    def hold_a_row() -> None:
-        try:
-            with transaction.atomic():
-                Participant.objects.select_for_update(no_key=True).get(tournament=arena,
-                                                                       user=busy)
-                held.set()
-                release.wait(10)
-        finally:
-            connection.close()
 
     def present() -> set[int]:
         return set(Participant.objects.filter(
             tournament=arena, present_until__gt=timezone.now()).values_list("user_id",
                                                                            flat=True))
 
-    holder = threading.Thread(target=hold_a_row)
-    holder.start()
-    try:
-        assert await sync_to_async(held.wait)(10)
+    with rows_held(lambda: Participant.objects.select_for_update(no_key=True).get(
+            tournament=arena, user=busy)):
         for player in players:
             presence.renew_soon(tournament_id=arena.pk, user_id=player.pk)
         await presence.renew_now()
-    finally:
-        release.set()
-        await sync_to_async(holder.join)(15)
     assert await sync_to_async(present)() == {players[0].pk, players[1].pk}
 
     presence.renew_soon(tournament_id=arena.pk, user_id=busy.pk)

@@ -17,7 +17,7 @@ from games.play.time_control import TimeControl
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Participant, Tournament, TournamentGame, TournamentStatus
-from tests.support.threads import run_together
+from tests.support.threads import rows_held, run_together
 
 pytestmark = pytest.mark.django_db
 
@@ -254,37 +254,17 @@ def test_a_presence_renewal_never_waits_for_a_row_a_wave_holds(arena, make_playe
     part (or a scoring) would hold one of them, and every socket's work behind it, for as
     long. It leaves the row alone instead; the next renewal, a third of a lease later, takes
     it."""
-    import threading
-
     from django.conf import settings
-    from django.db import connection, transaction
 
     anna = make_player(1500)
     now = timezone.now()
     services.tournament_join(user=anna, token=arena.token, now=now)
     joined_lease = Participant.objects.get(tournament=arena, user=anna).present_until
-    held, release = threading.Event(), threading.Event()
-
-    def hold_the_row() -> None:
-        try:
-            with transaction.atomic():
-                Participant.objects.select_for_update(no_key=True).get(
-                    tournament=arena, user=anna)
-                held.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_row)
-    holder.start()
-    try:
-        assert held.wait(10)
-        later = now + timedelta(seconds=5)
+    later = now + timedelta(seconds=5)
+    with rows_held(lambda: Participant.objects.select_for_update(no_key=True).get(
+            tournament=arena, user=anna)):
         renewed = services.participant_presence_renew(tournament_id=arena.pk, user=anna,
                                                       now=later)
-    finally:
-        release.set()
-        holder.join(15)
     assert renewed is False
     participant = Participant.objects.get(tournament=arena, user=anna)
     assert participant.present_until == joined_lease
