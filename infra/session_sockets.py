@@ -21,11 +21,8 @@ logged, not raised (the log-out or the password change has happened).
 from __future__ import annotations
 
 import hashlib
-import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
@@ -35,8 +32,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.signals import users_deactivated
 from infra.db_threads import db_call
-
-logger = logging.getLogger(__name__)
+from infra.group_send import group_send_all
 
 CLOSE_SESSION_ENDED = 4401  # as HTTP's 401: log in again
 SESSION_ENDED = "session_ended"
@@ -55,13 +51,9 @@ def user_group(user_id: int) -> str:
 
 
 def _send(group: str) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, {"type": EVENT})
-    except Exception:  # the change is made; the sockets find out at their next connect
-        logger.exception("could not close the sockets of %s", group)
+    # A send that fails is logged: the change is made, the sockets find out at their next
+    # connect.
+    group_send_all([(group, {"type": EVENT})])
 
 
 def session_sockets_close(*, session_key: str) -> None:

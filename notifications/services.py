@@ -12,11 +12,8 @@ so that a rolled-back change tells nothing; those of play by the tasks of its ev
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -25,11 +22,10 @@ from accounts.models import User
 from games.matchmaking.models import Challenge, Table
 from games.play.checks import is_watching
 from games.play.models import Match, Seat, Status
+from infra.group_send import group_send_all
 from infra.tasks import task_send_on_commit
 from notifications.models import Kind, Notification, Preference, PushSubscription
 from notifications.selectors import preferences_of
-
-logger = logging.getLogger(__name__)
 
 TURN_KINDS = (Kind.TURN, Kind.REMINDER)
 """The "your turn" notifications: one unread per game, none while its page is in view."""
@@ -44,13 +40,8 @@ def notify_group(user_id: int) -> str:
 
 
 def _tell_pages(user_id: int, event: dict[str, object]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(notify_group(user_id), event)
-    except Exception:  # the pages read the list again on their next connect; it is stored
-        logger.exception("could not tell the pages of user %s", user_id)
+    # A send that fails is logged: the pages read the list again on their next connect.
+    group_send_all([(notify_group(user_id), event)])
 
 
 def notification_create(

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from accounts import social
 from accounts.models import User
 from accounts.signals import friendships_changed
 from infra.db_threads import db_call
+from infra.group_send import group_send_all
 from infra.socket_caps import registry
 from notifications.services import notify_group
 from yourtrumps_site.friends import friends_rows
@@ -55,11 +53,8 @@ class FriendsSocket:
 def _on_friendships_changed(sender: Any, user_ids: list[int], **kwargs: Any) -> None:
     """Send fresh friends lists to every open page of `user_ids` (a follow or a block changed
     who their friends are). From sync code, after the change is committed."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for user_id in user_ids:
-        async_to_sync(layer.group_send)(notify_group(user_id), {"type": "friends.changed"})
+    group_send_all([(notify_group(user_id), {"type": "friends.changed"})
+                    for user_id in user_ids])
 
 
 def connect_signals() -> None:

@@ -15,13 +15,10 @@ numbers of waiting players when they changed.
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Sequence
 from datetime import datetime
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
@@ -38,8 +35,7 @@ from games.matchmaking.models import PoolEntry, Seek, Table, TableSeat
 from games.play.models import Match, Seat, Status
 from games.play.services import Player, match_create
 from games.play.time_control import TimeControl
-
-logger = logging.getLogger(__name__)
+from infra.group_send import group_send_all
 
 LOBBY_GROUP = "lobby"
 
@@ -114,9 +110,16 @@ def check_free(user: User, *, own: bool = True, control: TimeControl | None = No
 def rating_of(user: User, *, players: int = 2) -> float:
     """The rating that seats the player in a pool: the duel's, or at a table of 3-4 the
     tables' own (shown in the same points, a newcomer at the same 1500)."""
+    return ratings_of(user_ids=[user.pk], players=players)[user.pk]
+
+
+def ratings_of(*, user_ids: Sequence[int], players: int = 2) -> dict[int, float]:
+    """`rating_of` each of these players, in one query."""
     mode = RatingMode.DUEL if players == 2 else RatingMode.TABLE
-    row = PlayerRating.objects.filter(user=user, mode=mode).only("rating").first()
-    return row.rating if row is not None else START_RATING
+    ratings = dict.fromkeys(user_ids, START_RATING)
+    ratings.update(PlayerRating.objects.filter(user_id__in=list(user_ids), mode=mode)
+                   .values_list("user_id", "rating"))
+    return ratings
 
 
 def start_match(
@@ -180,26 +183,6 @@ def user_group(user_id: int) -> str:
 
 def group_send(group: str, event: dict[str, object]) -> None:
     group_send_all([(group, event)])
-
-
-def group_send_all(messages: Sequence[tuple[str, dict[str, object]]]) -> None:
-    """Send each (group, event), in order, from synchronous code: one passage to the event
-    loop for all of them, which costs more than a send (a wave of an arena tells hundreds)."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-
-    async def send() -> None:
-        for group, event in messages:
-            try:
-                await layer.group_send(group, event)
-            except Exception:  # the lobby refreshes itself on its next tick; the match is made
-                logger.exception("could not tell the group %s", group)
-
-    try:
-        async_to_sync(send)()
-    except Exception:  # no way to the channel layer from here: as a send that failed
-        logger.exception("could not tell the groups %s", [group for group, _ in messages])
 
 
 def announce_match(*, match_id: int, user_ids: list[int]) -> None:

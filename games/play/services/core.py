@@ -11,13 +11,10 @@ service returns the `Change` to its caller, whose socket answers from it.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -28,13 +25,13 @@ from games.play.models import Match, Seat, Status, Vacation
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import snapshot_of
 from games.rules import Game, State, Suit, TrumpChoice
-from infra.db_threads import event_loop_of_this_thread, log_failure, off_the_reply_path
+from infra.db_threads import off_the_reply_path
+from infra.group_send import group_send_all
 from infra.tasks import task_send
 
 if TYPE_CHECKING:
     from accounts.models import User
 
-logger = logging.getLogger(__name__)
 
 AI_MOVE_TASK = "games.ai_move"
 AI_DRAW_TASK = "games.ai_draw_answer"
@@ -239,64 +236,7 @@ def broadcast(snapshot: Snapshot) -> None:
     """Tell every socket of the match, in any process, that it changed, with its snapshot;
     each socket renders the view its user may see. A failure is logged, never raised: the
     change is committed, and clients that miss the news catch up on their next `sync` or
-    reconnect."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    match_id, version = snapshot["id"], snapshot["version"]
-    message = {"type": "match.changed", "version": version, "snapshot": snapshot}
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group = group_name(match_id)
-    loop = event_loop_of_this_thread()
-    if loop is not None:
-        # Called by a socket's database call: the event loop sends it, and neither the
-        # database thread nor the player's reply waits for Redis.
-        loop.call_soon_threadsafe(_broadcast_on_loop, layer, group, message)
-        return
-
-    def send() -> None:
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:
-            logger.exception("broadcast of match %s version %s failed", match_id, version)
-
-    # Not called inside the `except`: async_to_sync carries the exception being handled into
-    # the event loop, and the traceback's cycle would keep this move's whole call stack for
-    # the garbage collector.
-    if _event_loop_running():  # a thread that runs an event loop (a script, a test)
-        thread = threading.Thread(target=send, name=f"broadcast-{match_id}")
-        thread.start()
-        thread.join(10)
-    else:
-        send()
-
-
-def _broadcast_on_loop(layer: Any, group: str, message: dict[str, Any]) -> None:
-    """On the event loop: send at once on its connection to Redis if the layer has one
-    (`infra.channel_layer`), else in a task of its own."""
-    snapshot = message["snapshot"]
-    what = f"broadcast of match {snapshot['id']} version {snapshot['version']}"
-    send_now = getattr(layer, "group_send_nowait", None)
-    try:
-        sent = send_now is not None and send_now(group, message)
-    except Exception:
-        logger.exception("%s failed", what)
-        return
-    if not sent:
-        task = asyncio.ensure_future(layer.group_send(group, message))
-        _sending.add(task)  # the loop keeps only a weak reference to a task
-        task.add_done_callback(_sending.discard)
-        task.add_done_callback(log_failure(what))
-
-
-_sending: set[asyncio.Future[None]] = set()
-
-
-def _event_loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
+    reconnect. On a socket's database thread neither the thread nor the player's reply waits
+    for Redis (`infra.group_send`)."""
+    message = {"type": "match.changed", "version": snapshot["version"], "snapshot": snapshot}
+    group_send_all([(group_name(snapshot["id"]), message)])
