@@ -45,6 +45,7 @@ from games.matchmaking.core import (
     pools_changed,
     rate_limit,
     rating_of,
+    ratings_of,
     start_match,
     user_changed,
     user_group,
@@ -61,7 +62,7 @@ from games.play.time_control import TimeControl
 # start of a match as quick pairing.
 __all__ = ["LOBBY_GROUP", "group_send", "group_send_all", "live_game_of", "live_players",
            "lobby_changed", "lock_users", "offers_withdraw", "person_check", "pools_changed",
-           "rating_of", "start_match", "user_group"]
+           "rating_of", "ratings_of", "start_match", "user_group"]
 
 MAX_OPEN_SEEKS = 3
 

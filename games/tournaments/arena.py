@@ -68,7 +68,7 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
     matches: list[Match] = []
     plan: list[list[Participant]] | None = None
     while plan is None or plan:
-        told: dict[str, str] = {}
+        told: dict[int, str] = {}
         with transaction.atomic():
             # A wave already running holds the row: this one stands aside rather than queue
             # behind it (in a burst of game ends one wave pairs everyone freed; whoever it
@@ -89,7 +89,7 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
             users = lock_free_users([p.user_id for group in part for p in group])
             for group, match in games_start(tournament, part, users, now):
                 matches.append(match)
-                told.update({str(p.user_id): match_url(match) for p in group})
+                told.update(dict.fromkeys([p.user_id for p in group], match_url(match)))
             if told:
                 transaction.on_commit(lambda told=told: (tell_paired(tournament_id, told),
                                                          tournament_changed(tournament_id)))

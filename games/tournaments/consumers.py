@@ -7,12 +7,15 @@ socket keeps them pairable): thin — read, renew, forward.
   the arena changes (games paired or scored, players joining or leaving: the group
   `tournament-<id>`, from any process).
 - `{"type": "paired", "url": "/game/N/"}` when the reader's game of this arena is paired (or
-  was, moments before the socket opened): the page goes there.
+  was, moments before the socket opened): the page goes there. Only the player's own pages
+  hear it (their group, `core.tournament_player_group`): a wave of a 500-player arena tells
+  the pages it paired, not all 500.
 - The client sends `{"type": "sync"}` (its reconnecting socket's ping); anything else is
   refused as not understood. Joining, pausing, withdrawing and berserk are forms (`views`).
 - `?quiet=1` (the strip of a tournament game's page, which shows no standings): the socket
   keeps its player pairable and sends `paired`, and the state only in answer to a `sync`: a
-  player in a game is not sent the standings every second.
+  player in a game is not sent the standings every second, and the socket is not in the
+  arena's group, so its server is not told of every change.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ logger = logging.getLogger(__name__)
 class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     socket_kind = "tournament"
     ticker: asyncio.Task[None] | None = None
-    group = ""
+    groups: tuple[str, ...] = ()
+    serving = False  # set once the tournament is found and the socket is in its groups
 
     async def connect(self) -> None:
         self.language = language_for_scope(self.scope)
@@ -64,8 +68,13 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         self.quiet = b"quiet=1" in self.scope.get("query_string", b"").split(b"&")
         self.dirty = False
         self.fresh_after = 0.0
-        self.group = services.tournament_group(tournament.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.groups = (
+            *(() if self.quiet else (services.tournament_group(tournament.pk),)),
+            *(() if self.user is None
+              else (services.tournament_player_group(tournament.pk, self.user.pk),)))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.serving = True
         fresh = await db_call(self._renew_and_fresh_game)
         if fresh is not None:
             await self._send({"type": "paired", "url": fresh})
@@ -78,8 +87,8 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
             self.ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.ticker
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     def _renew_and_fresh_game(self) -> str | None:
         """Keep the participant pairable; their game of this arena if it began moments ago
@@ -113,7 +122,7 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
                 logger.exception("tournament tick failed")
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.group:
+        if not self.serving:
             return
         try:
             if text_data is None:
@@ -131,12 +140,12 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
     # --- from the group -------------------------------------------------------------------
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
-        self.dirty = not self.quiet
+        self.dirty = True
         self.fresh_after = max(self.fresh_after, float(event.get("at", 0.0)))
 
     async def tournament_paired(self, event: dict[str, Any]) -> None:
-        if self.user is not None and (url := event["games"].get(str(self.user.pk))):
-            await self._send({"type": "paired", "url": url})
+        if self.user is not None and event["user_id"] == self.user.pk:
+            await self._send({"type": "paired", "url": event["url"]})
 
     # --- to the client --------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from accounts import ratelimit
 from accounts.models import User
 from games.matchmaking.services import (
     group_send,
+    group_send_all,
     live_players,
     lock_users,
     offers_withdraw,
@@ -51,8 +52,18 @@ def tournament_changed(tournament_id: int) -> None:
                {"type": "tournament.changed", "at": time.time()})
 
 
-def tell_paired(tournament_id: int, games: dict[str, str]) -> None:
-    group_send(tournament_group(tournament_id), {"type": "tournament.paired", "games": games})
+def tournament_player_group(tournament_id: int, user_id: int) -> str:
+    """The group of one player's pages of a tournament: where their `paired` goes, so that a
+    wave's news reaches the pages of the players it paired and no others."""
+    return f"tournament-{tournament_id}-player-{user_id}"
+
+
+def tell_paired(tournament_id: int, games: dict[int, str]) -> None:
+    """Each player's pages of the tournament go to their game (`games`: user id -> url)."""
+    group_send_all([
+        (tournament_player_group(tournament_id, user_id),
+         {"type": "tournament.paired", "user_id": user_id, "url": url})
+        for user_id, url in games.items()])
 
 
 def rate_limit(action: str, user: User) -> None:

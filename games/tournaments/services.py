@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.matchmaking.services import rating_of
 from games.play.errors import PlayError
-from games.play.models import Match, Move, SeatResult, Status, TerminationReason
+from games.play.models import Status
 from games.play.services import seat_berserk
 from games.play.time_control import TimeControl
 from games.tournaments import errors
@@ -35,6 +35,7 @@ from games.tournaments.core import (
     tournament_changed,
     tournament_group,
     tournament_of,
+    tournament_player_group,
 )
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import (
@@ -44,15 +45,13 @@ from games.tournaments.models import (
     TournamentKind,
     TournamentStatus,
 )
-from games.tournaments.scoring import BASE_POINTS, Outcome, game_score
+from games.tournaments.results import ended_games_score
 from games.tournaments.swiss_rounds import swiss_round_next
 
-__all__ = ["arena_wave", "swiss_round_next", "tournament_group"]
+__all__ = ["arena_wave", "swiss_round_next", "tournament_group", "tournament_player_group"]
 
 logger = logging.getLogger(__name__)
 
-OUTCOMES = {SeatResult.WIN: Outcome.WIN, SeatResult.DRAW: Outcome.DRAW,
-            SeatResult.LOSS: Outcome.LOSS}
 # A Swiss's planned end, shown nowhere but kept as its latest end: each round at most the
 # players' two clocks of 60 moves and a minute between rounds.
 SWISS_MOVES_PER_ROUND = 60
@@ -239,66 +238,23 @@ def participants_presence_renew(*, tournament_id: int, user_ids: Sequence[int],
 
 def tournament_game_score(*, match_id: int, now: datetime | None = None,
                           pair: bool = True) -> bool:
-    """Score an ended game of a tournament for its players, once (False if it is no
-    tournament's, not over, or scored already); they are free again, and then an arena's wave
-    runs, or a Swiss's next round starts if this was its round's last game. An aborted game
-    scores nothing. A player who lost on time without making a move is paused (they are
-    away). Without `pair`, nothing more: the caller pairs (the tick, once for many games).
-    A game another process is scoring at this moment is left to it."""
+    """Score an ended game of a tournament for its players, once, with every other ended
+    game of its tournament (`results`): False if it is no tournament's, not over, or scored
+    already (or being scored by another process at this moment). Its players are free again;
+    then an arena's wave runs, or a Swiss's next round starts if its round is over. Without
+    `pair`, nothing more: the caller pairs (the tick, once for many games)."""
     now = now or timezone.now()
-    with transaction.atomic():
-        game = TournamentGame.objects.select_for_update(skip_locked=True, of=("self",)).filter(
-            match_id=match_id, scored=False).select_related("tournament").first()
-        if game is None:
-            return False
-        match = Match.objects.get(pk=match_id)
-        if not match.is_over:
-            return False
-        swiss = game.tournament.is_swiss
-        seats = list(match.seats.order_by("index"))
-        participants = {p.user_id: p for p in Participant.objects.select_for_update().filter(
-            tournament_id=game.tournament_id, user_id__in=game.user_ids()).order_by("pk")}
-        aborted = match.status == Status.ABORTED
-        for seat in seats:
-            participant = participants.get(seat.user_id) if seat.user_id is not None else None
-            if participant is None:
-                continue
-            opponent = seats[1 - seat.index].user_id or 0
-            if swiss:
-                # An aborted game of a round is a loss for both: the round must end.
-                outcome = OUTCOMES.get(seat.result, Outcome.LOSS)
-                points = BASE_POINTS[outcome.value]
-                participant.sheet = [*participant.sheet, [game.round, opponent, points]]
-                participant.score += points
-                participant.games += 1
-                participant.wins += 1 if outcome == Outcome.WIN else 0
-                setattr(game, "points_a" if seat.index == 0 else "points_b", points)
-            elif not aborted and seat.result in OUTCOMES:
-                scored = game_score(outcome=OUTCOMES[seat.result], streak=participant.streak,
-                                    berserk=seat.berserk)
-                participant.score += scored.points
-                participant.games += 1
-                participant.wins += 1 if seat.result == SeatResult.WIN else 0
-                participant.sheet = [*participant.sheet, scored.sheet_entry()]
-                participant.streak = scored.streak
-                setattr(game, "points_a" if seat.index == 0 else "points_b", scored.points)
-            if (match.termination == TerminationReason.TIMEOUT
-                    and seat.result == SeatResult.LOSS
-                    and not Move.objects.filter(match=match, seat=seat.index).exists()):
-                participant.paused = True
-            participant.last_opponent = opponent
-            participant.free_since = now
-            participant.rating = rating_of(participant.user)
-            participant.save()
-        game.scored = True
-        game.save(update_fields=["scored", "points_a", "points_b"])
-        tournament_id = game.tournament_id
-        transaction.on_commit(lambda: tournament_changed(tournament_id))
-    if pair and swiss:
+    game = TournamentGame.objects.filter(match_id=match_id, scored=False).values_list(
+        "tournament_id", "tournament__kind").first()
+    if game is None:
+        return False
+    tournament_id, kind = game
+    scored = match_id in ended_games_score(tournament_id=tournament_id, now=now)
+    if pair and kind == TournamentKind.SWISS:
         swiss_round_next(tournament_id=tournament_id, now=now)
     elif pair:
         arena_wave(tournament_id=tournament_id, now=now, force=True)
-    return True
+    return scored
 
 
 def arena_berserk(*, user: User, match_id: int, now: datetime | None = None) -> bool:
@@ -349,11 +305,11 @@ def tournaments_tick(*, now: datetime | None = None) -> None:
         if Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.STARTED).update(
                 status=TournamentStatus.FINISHED):
             tournament_changed(tournament_id)
-    for match_id in TournamentGame.objects.filter(
+    for tournament_id in TournamentGame.objects.filter(
             scored=False, match__status__in=[Status.FINISHED, Status.ABORTED],
-    ).values_list("match_id", flat=True)[:200]:
-        # Paired below, once for all of them (a wave per game would queue on the lock).
-        tournament_game_score(match_id=match_id, now=now, pair=False)
+    ).values_list("tournament_id", flat=True).distinct():
+        # Paired below, once for all of them.
+        ended_games_score(tournament_id=tournament_id, now=now)
     for tournament_id, kind in Tournament.objects.filter(
             status=TournamentStatus.STARTED).values_list("pk", "kind"):
         if kind == TournamentKind.SWISS:

@@ -44,7 +44,7 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
     """If the Swiss's round is over (no game of it unscored), pair the next one (a bye scores
     a win), or finish the tournament after its last. Returns the round started, if any."""
     now = now or timezone.now()
-    told: dict[str, str] = {}
+    told: dict[int, str] = {}
     if TournamentGame.objects.filter(tournament_id=tournament_id, scored=False).exists():
         return None  # read without the lock first: most ticks find the round still on
     with transaction.atomic():
@@ -75,7 +75,7 @@ def swiss_round_next(*, tournament_id: int, now: datetime | None = None) -> int 
         groups = [[by_user[a.key], by_user[b.key]] for a, b in pairs]
         for group, match in games_start(tournament, groups, users, now,
                                         round_=tournament.round):
-            told.update({str(p.user_id): match_url(match) for p in group})
+            told.update(dict.fromkeys([p.user_id for p in group], match_url(match)))
         if bye is not None:
             sitting = Participant.objects.select_for_update().get(pk=by_user[bye.key].pk)
             sitting.score += swiss.BYE_POINTS

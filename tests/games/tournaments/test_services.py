@@ -4,6 +4,7 @@ request, fair play, and waves racing each other."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
 from datetime import timedelta
@@ -11,6 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
 from games.play import services as play
 from games.play.models import Match, Seat, Status
 from games.play.time_control import TimeControl
@@ -62,6 +64,40 @@ def test_joined_players_are_paired_at_once_and_scored_when_their_game_ends(arena
     # Both free again with clara waiting: no immediate rematch, clara meets one of them.
     assert opponents(arena) - {frozenset((anna.pk, boris.pk))} in (
         {frozenset((anna.pk, clara.pk))}, {frozenset((boris.pk, clara.pk))})
+
+
+def test_the_first_end_scores_every_ended_game_of_the_arena_at_once(arena, make_player):
+    """Games that end together are scored by whoever comes first, in one go: the second
+    game's own task finds it scored. A player who lost on time without a move is paused."""
+    from accounts.models import PlayerRating, RatingMode
+
+    players = [make_player(1500 + 10 * i) for i in range(4)]
+    now = timezone.now()
+    for user in players:
+        services.tournament_join(user=user, token=arena.token, now=now)
+    first, second = TournamentGame.objects.order_by("pk")
+    resign(first, User.objects.get(pk=first.user_b_id))
+    match = second.match
+    while match.status == Status.TRUMPS:
+        play.match_deadline_enforce(match_id=match.pk, now=match.due_at)
+        match.refresh_from_db()
+    # The player to move lets their clock run out without a move.
+    play.match_deadline_enforce(match_id=match.pk, now=match.due_at + timedelta(seconds=1))
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED
+
+    assert services.tournament_game_score(match_id=first.match_id, now=now)
+    assert not services.tournament_game_score(match_id=second.match_id, now=now)
+
+    rows = {p.user_id: p for p in Participant.objects.filter(tournament=arena)}
+    assert sorted(p.games for p in rows.values()) == [1, 1, 1, 1]
+    assert sorted(p.score for p in rows.values()) == [0, 0, 2, 2]
+    flagged = Seat.objects.get(match=match, result="loss").user_id
+    assert rows[flagged].paused
+    assert [uid for uid, p in rows.items() if p.paused] == [flagged]
+    for user_id, row in rows.items():
+        assert row.rating == PlayerRating.objects.get(user_id=user_id,
+                                                      mode=RatingMode.DUEL).rating
 
 
 def test_a_streak_and_a_berserk_win_score_as_documented(arena, make_player):
@@ -201,10 +237,10 @@ def test_the_schedule_makes_each_hourly_arena_once_and_the_clock_ends_them(setti
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, make_player):
-    """A wave of more games than `WAVE_PART` starts them in parts, each told to the arena's
-    pages when its transaction commits: the players of the first part do not wait for the
-    last game of the wave."""
+def test_a_big_wave_pairs_everyone_and_tells_each_player_alone(arena, make_player):
+    """A wave of more games than `WAVE_PART` starts them in parts; each player's own pages
+    are told their game, and the arena's watchers only that it changed: a wave of a big
+    arena does not go to every page."""
     from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
 
@@ -212,7 +248,8 @@ def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, ma
 
     users = [make_player(1400 + i) for i in range(2 * WAVE_PART + 10)]
     now = timezone.now()
-    parts: list[dict[str, str]] = []
+    told: list[tuple[int, str]] = []
+    watchers_heard: set[str] = set()
 
     def join_all() -> None:
         Participant.objects.bulk_create([
@@ -222,30 +259,38 @@ def test_a_big_wave_pairs_everyone_and_tells_each_part_once_it_is_made(arena, ma
 
     async def wave_and_what_it_told() -> None:
         layer = get_channel_layer()
-        channel = await layer.new_channel()
-        group = services.tournament_group(arena.pk)
+        players, watchers = await layer.new_channel(), await layer.new_channel()
+        groups = [services.tournament_player_group(arena.pk, user.pk) for user in users]
         # Listening before anyone is free: the clock's tick may pair them at any moment.
-        await layer.group_add(group, channel)
+        for group in groups:
+            await layer.group_add(group, players)
+        await layer.group_add(services.tournament_group(arena.pk), watchers)
         await sync_to_async(join_all)()
         await sync_to_async(services.arena_wave)(tournament_id=arena.pk, now=now, force=True)
-        while sum(len(games) for games in parts) < len(users):
-            message = await asyncio.wait_for(layer.receive(channel), 10)
-            if message["type"] == "tournament.paired":
-                parts.append(message["games"])
-        await layer.group_discard(group, channel)
+        while len(told) < len(users):
+            message = await asyncio.wait_for(layer.receive(players), 10)
+            assert message["type"] == "tournament.paired"
+            told.append((message["user_id"], message["url"]))
+        with contextlib.suppress(asyncio.TimeoutError):
+            while True:
+                message = await asyncio.wait_for(layer.receive(watchers), 1)
+                watchers_heard.add(message["type"])
+        for group in groups:
+            await layer.group_discard(group, players)
+        await layer.group_discard(services.tournament_group(arena.pk), watchers)
 
     asyncio.run(wave_and_what_it_told())
     # The wave that pairs them may be this one or the clock's tick, in the deadline watch of
     # a Celery worker another module started: both pair in parts.
-    matches = [game.match for game in TournamentGame.objects.filter(tournament=arena)]
-    assert len(matches) == WAVE_PART + 5
-    assert len(parts) >= 2
-    assert all(len(games) <= 2 * WAVE_PART for games in parts)
-    players = [int(user_id) for games in parts for user_id in games]
-    assert sorted(players) == sorted(user.pk for user in users)
+    games = list(TournamentGame.objects.filter(tournament=arena))
+    assert len(games) == WAVE_PART + 5
+    assert sorted(user_id for user_id, _url in told) == sorted(user.pk for user in users)
+    url_of = {}
+    for game in games:
+        url_of[game.user_a_id] = url_of[game.user_b_id] = f"/game/{game.match_id}/"
+    assert dict(told) == url_of
     assert Counter(Seat.objects.values_list("user_id", flat=True)).most_common(1)[0][1] == 1
-    urls = {url for games in parts for url in games.values()}
-    assert urls == {f"/game/{match.pk}/" for match in matches}
+    assert watchers_heard == {"tournament.changed"}
 
 
 @pytest.mark.django_db(transaction=True)
