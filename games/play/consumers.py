@@ -49,6 +49,7 @@ from games.play import errors, selectors, services
 from games.play.chat.socket import ChatSocket
 from games.play.errors import PlayError
 from games.play.leases import leases
+from games.play.models import Match, Seat
 from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_message
 from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
@@ -87,7 +88,7 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
             await self._error(errors.NOT_FOUND, "there is no such match", "connect")
             await self.close(code=4404)
             return
-        public, seat = found
+        public, seat, rows = found
         if seat is None and not public:
             await self._error(errors.NOT_A_PLAYER, "this match is private", "connect")
             await self.close(code=4403)
@@ -105,14 +106,17 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
         self.group = services.group_name(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_state(await self._read_snapshot(), force=True)
-        await self.chat_join()
+        await self.chat_join(*rows)
 
-    def _find_seat(self, viewer: selectors.Viewer) -> tuple[bool, int | None] | None:
+    def _find_seat(self, viewer: selectors.Viewer
+                   ) -> tuple[bool, int | None, tuple[Match, list[Seat]]] | None:
+        """Whether the match is public, the viewer's seat, and the rows read (which the chat
+        reads its room's rules from)."""
         found = selectors.match_with_seats(match_id=self.match_id)
         if found is None:
             return None
         match, seats = found
-        return match.public, selectors.seat_of(seats=seats, viewer=viewer)
+        return match.public, selectors.seat_of(seats=seats, viewer=viewer), found
 
     async def disconnect(self, code: int) -> None:
         if self.group is None:

@@ -62,11 +62,17 @@ def match_with_seats(*, match_id: int, lock: bool = False,
         seat = read.instance(connection, Seat, row[n_match:n_match + n_seat])
         Seat.match.field.set_cached_value(seat, match)
         if seat.user_id is not None:
-            user = get_user_model().from_db(connection.alias, ["id", "username", "is_bot"],
-                                            [seat.user_id, row[-2], bool(row[-1])])
+            username, is_bot, chat_with_strangers = row[-len(USER_FIELDS):]
+            user = get_user_model().from_db(  # SQLite's booleans are read as 0 and 1
+                connection.alias, ["id", *USER_FIELDS],
+                [seat.user_id, username, bool(is_bot), bool(chat_with_strangers)])
             Seat.user.field.set_cached_value(seat, user)
         seats.append(seat)
     return match, seats
+
+
+USER_FIELDS = ("username", "is_bot", "chat_with_strangers")
+"""What `match_with_seats` reads of the seats' users (the rest is deferred)."""
 
 
 class _MatchWithSeats:
@@ -89,9 +95,9 @@ class _MatchWithSeats:
         columns = ", ".join(
             [f"m.{quote(field.column)}" for field in self.match_fields]
             + [f"s.{quote(field.column)}" for field in self.seat_fields]
-            # What the snapshot names a seat's person by: their name and whether a bot.
-            + [f"u.{quote(user.get_field('username').column)}",
-               f"u.{quote(user.get_field('is_bot').column)}"]
+            # What the snapshot names a seat's person by (their name, whether a bot) and
+            # what the chat asks of them (whether they talk with strangers).
+            + [f"u.{quote(user.get_field(name).column)}" for name in USER_FIELDS]
         )
         self.sql = (
             f"SELECT {columns} FROM {quote(Match._meta.db_table)} m"

@@ -28,13 +28,12 @@ from django.utils.translation import gettext_lazy
 from pydantic import ValidationError
 
 from accounts import moderation, social
-from accounts.models import User
-from games.play import selectors as play_selectors
 from games.play.chat import selectors, services
 from games.play.chat.errors import ChatError
 from games.play.chat.phrases import PHRASES, REACTIONS
 from games.play.chat.schemas import ChatClientMessage
 from games.play.chat.selectors import Speaker
+from games.play.models import Match, Seat
 from infra.db_threads import db_call
 from infra.ws_limits import TokenBucket
 
@@ -79,29 +78,31 @@ class ChatSocket:
             seat=self.seat,  # type: ignore[attr-defined]
         )
 
-    async def chat_join(self) -> None:
+    async def chat_join(self, match: Match, seats: list[Seat]) -> None:
+        """Join the room and send its history; `match` and `seats` (with their users' names
+        and chat settings) as the consumer read them at connect."""
         speaker = self._chat_speaker()
         self.chat_group = selectors.room_group(match_id=self.match_id,  # type: ignore[attr-defined]
                                                room=speaker.room)
         await self.channel_layer.group_add(self.chat_group,  # type: ignore[attr-defined]
                                            self.channel_name)  # type: ignore[attr-defined]
-        await self.send_json(await db_call(self._chat_history, speaker))  # type: ignore[attr-defined]
+        await self.send_json(await db_call(  # type: ignore[attr-defined]
+            self._chat_history, speaker, match, seats))
 
-    def _chat_history(self, speaker: Speaker) -> dict[str, Any]:
+    def _chat_history(self, speaker: Speaker, match: Match, seats: list[Seat]
+                      ) -> dict[str, Any]:
+        # The speaker's mute as it is now: their row was read by this socket's handshake.
         user = speaker.user
         if user is not None:
-            user = User.objects.get(pk=user.pk)  # the mute as it is now
             self.chat_hidden = frozenset(social.blocked_either_way(user_id=user.pk))
         lines = selectors.room_lines(match_id=self.match_id,  # type: ignore[attr-defined]
                                      room=speaker.room, hidden_authors=set(self.chat_hidden))
-        match = play_selectors.match_get(match_id=self.match_id)  # type: ignore[attr-defined]
-        seats = list(match.seats.select_related("user")) if match is not None else []
         with translation.override(self.language):  # type: ignore[attr-defined]
             return {
                 "type": "chat_history", "room": speaker.room,
                 "lines": [self._chat_view(line) for line in lines],
-                "free_text": match is not None and selectors.free_text_allowed(
-                    match=match, seats=seats, speaker=speaker),
+                "free_text": selectors.free_text_allowed(match=match, seats=seats,
+                                                         speaker=speaker),
                 "may_speak": None if user is not None or speaker.guest_id
                 else str(_("Log in to chat.")),
                 "muted": moderation.mute_words(user=user) if user is not None else None,
