@@ -93,19 +93,25 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
             await self._error(errors.NOT_A_PLAYER, "this match is private", "connect")
             await self.close(code=4403)
             return
+        # In the group before anything is read: a change after this arrives as an event
+        # (handled once `connect` returns), one before it is in what is read below.
+        self.group = services.group_name(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        change = None
         if seat is not None:
             try:
-                await db_call(services.seat_presence_change, match_id=self.match_id,
-                              seat=seat, connected=True)
+                change = await db_call(services.seat_presence_change, match_id=self.match_id,
+                                       seat=seat, connected=True)
             except PlayError:  # the match went away between the two reads
                 await self._error(errors.NOT_FOUND, "there is no such match", "connect")
                 await self.close(code=4404)
                 return
             leases.hold(self.match_id, seat)
         self.seat = seat
-        self.group = services.group_name(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._send_state(await self._read_snapshot(), force=True)
+        # The player's first socket changed the match (their presence): its snapshot is
+        # the match as it now is, and the usual case of a game just paired reads nothing.
+        await self._send_state(change.snapshot if change is not None
+                               else await self._read_snapshot(), force=True)
         await self.chat_join(*rows)
 
     def _find_seat(self, viewer: selectors.Viewer

@@ -15,13 +15,21 @@ from django.utils import timezone
 from games.play import events
 from games.play.checks import is_present
 from games.play.models import Match, Seat
-from games.play.services.core import change_commit, match_lock, next_due_at, seat_check
+from games.play.services.core import (
+    Change,
+    change_commit,
+    match_lock,
+    next_due_at,
+    seat_check,
+)
 
 
 def seat_presence_change(
     *, match_id: int, seat: int, connected: bool, now: datetime | None = None
-) -> None:
-    """A game socket of the seat's player opened or closed (counts sockets, not people)."""
+) -> Change | None:
+    """A game socket of the seat's player opened or closed (counts sockets, not people).
+    The change it made to the match, if the seat's presence changed (the others' claim
+    countdown), else None: a socket opening sends that snapshot rather than read it again."""
     now = now or timezone.now()
     with transaction.atomic():
         match, seats = match_lock(match_id)
@@ -43,7 +51,8 @@ def seat_presence_change(
             # The others' claim countdown starts or stops; at a table the moment the AI
             # would take the seat over moves with it.
             match.due_at = next_due_at(match, seats, now=now)
-            change_commit(match, seats, now=now, turn_changed=False)
+            return change_commit(match, seats, now=now, turn_changed=False)
+    return None
 
 
 def seat_presence_renew(
