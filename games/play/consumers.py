@@ -82,8 +82,11 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
                      and not user.is_bot else None),
             guest_id=(session.get("guest_id", "") if session is not None else "") or "",
         )
-        found = await db_call(self._find_seat, viewer)
+        # Accepted before anything is read: the answer is the same either way (a refusal is
+        # an error and a close code after the handshake), and a busy server's database
+        # threads then delay the first state rather than the handshake past its timeout.
         await self.accept()
+        found = await db_call(self._find_seat, viewer)
         if found is None:
             await self._error(errors.NOT_FOUND, "there is no such match", "connect")
             await self.close(code=4404)
