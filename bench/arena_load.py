@@ -29,6 +29,7 @@ import json
 import os
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -168,7 +169,7 @@ async def play(cookies: list[str], token: str, servers: list[str], args: argpars
 
 def main() -> None:
     args = parse_args()
-    from tests.load.process_figures import machine_cpu, proc_figures
+    from tests.load.process_figures import command_cpu, machine_cpu, proc_figures
     from tests.load.topology import Topology
 
     with Topology(args) as topology:
@@ -195,17 +196,30 @@ def main() -> None:
         cookies = [session_cookie(user) for user in users]
         stats, waits, first = Stats(), [], []
         load_before = os.getloadavg()
-        pids = {**topology.pids, "the bots (this process)": os.getpid()}
-        cpu_before = {name: proc_figures(pid)["cpu_s"] for name, pid in pids.items()}
+        bots = "the bots (this process, without the servers it started)"
+        pids = {**topology.pids, bots: os.getpid()}
+
+        def cpu_now() -> dict[str, float]:
+            return {**{name: proc_figures(pid, children=name != bots)["cpu_s"]
+                       for name, pid in pids.items()},
+                    "PostgreSQL (every backend)": command_cpu("postgres")}
+
+        cpu_before = cpu_now()
         machine_before = machine_cpu()
         print(f"{args.players} players on {', '.join(topology.servers)}; playing "
               f"{args.duration:.0f} s ...", flush=True)
         started = time.monotonic()
+        samples: list[tuple[float, float, float, dict[str, float]]] = []
+        sampling = threading.Event()
+        sampler = threading.Thread(target=sample, args=(cpu_now, samples, sampling),
+                                   daemon=True)
+        sampler.start()
         asyncio.run(play(cookies, arena.token, topology.servers, args, stats, waits, first))
+        sampling.set()
+        sampler.join()
         elapsed = time.monotonic() - started
         load_after = os.getloadavg()
-        cpu = {name: proc_figures(pid)["cpu_s"] - cpu_before[name]
-               for name, pid in pids.items()}
+        cpu = {name: seconds - cpu_before[name] for name, seconds in cpu_now().items()}
         busy, total = (after - before for after, before in zip(machine_cpu(), machine_before,
                                                                   strict=True))
         on_server = server_waits(arena.pk)
@@ -221,8 +235,43 @@ def main() -> None:
     print(f"  games finished: {stats.games_finished}; errors: {dict(stats.errors) or 'none'}")
     print(f"  load average at the start {load_before[0]:.1f}, at the end {load_after[0]:.1f}; "
           f"the machine {busy / total:.0%} busy")
-    print("  cores used by the site's processes (with their children): " + ", ".join(
+    print("  cores used (each process with its children): " + ", ".join(
         f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items()))
+    busiest = busiest_stretch(samples)
+    if busiest is not None:
+        seconds, share, cores = busiest
+        print(f"  the busiest {seconds:.0f} s: the machine {share:.0%} busy; cores used: "
+              + ", ".join(f"{name} {used:.2f}" for name, used in cores.items()))
+
+
+SAMPLE_SECONDS = 2.0
+BUSIEST_SAMPLES = 10  # the stretch reported: 20 s, about the length of a burst of game ends
+
+
+def sample(cpu_now: Any, samples: list[tuple[float, float, float, dict[str, float]]],
+           done: threading.Event) -> None:
+    """Every `SAMPLE_SECONDS` until `done`: (time, machine busy, machine total, each
+    process's CPU seconds)."""
+    from tests.load.process_figures import machine_cpu
+
+    while not done.wait(SAMPLE_SECONDS):
+        busy, total = machine_cpu()
+        samples.append((time.monotonic(), busy, total, cpu_now()))
+
+
+def busiest_stretch(samples: list[tuple[float, float, float, dict[str, float]]]
+                    ) -> tuple[float, float, dict[str, float]] | None:
+    """The stretch of `BUSIEST_SAMPLES` samples in which the machine was busiest: its
+    length, the machine's busy share and each process's cores over it."""
+    if len(samples) <= BUSIEST_SAMPLES:
+        return None
+    start = max(range(len(samples) - BUSIEST_SAMPLES), key=lambda i: (
+        (samples[i + BUSIEST_SAMPLES][1] - samples[i][1])
+        / max(1.0, samples[i + BUSIEST_SAMPLES][2] - samples[i][2])))
+    (t0, busy0, total0, cpu0), (t1, busy1, total1, cpu1) = (
+        samples[start], samples[start + BUSIEST_SAMPLES])
+    return t1 - t0, (busy1 - busy0) / max(1.0, total1 - total0), {
+        name: (cpu1[name] - cpu0[name]) / (t1 - t0) for name in cpu1}
 
 
 if __name__ == "__main__":

@@ -8,12 +8,13 @@ import os
 from pathlib import Path
 
 
-def proc_figures(pid: int) -> dict[str, float]:
-    """Resident memory (MiB) and CPU seconds so far of a process and its children."""
+def proc_figures(pid: int, *, children: bool = True) -> dict[str, float]:
+    """Resident memory (MiB) and CPU seconds so far of a process and (unless `children` is
+    False: a process that started the servers itself) its children."""
     rss = 0.0
     cpu = 0.0
     tick = os.sysconf("SC_CLK_TCK")
-    for p in [pid, *child_pids(pid)]:
+    for p in [pid, *(child_pids(pid) if children else [])]:
         try:
             status = Path(f"/proc/{p}/status").read_text()
             rss += int(next(line.split()[1] for line in status.splitlines()
@@ -44,3 +45,20 @@ def child_pids(pid: int) -> list[int]:
     for child in list(found):
         found += child_pids(child)
     return found
+
+
+def command_cpu(command: str) -> float:
+    """CPU seconds so far of every process of this name (`postgres`: the server and all its
+    backends, whichever database they serve)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, _, rest = text.partition("(")[2].rpartition(")")
+        if name == command:
+            fields = rest.split()
+            cpu += (int(fields[11]) + int(fields[12])) / tick
+    return cpu
