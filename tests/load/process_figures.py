@@ -48,8 +48,9 @@ def child_pids(pid: int) -> list[int]:
 
 
 def command_cpu(command: str) -> float:
-    """CPU seconds so far of every process of this name (`postgres`: the server and all its
-    backends, whichever database they serve)."""
+    """CPU seconds so far of every process of this name and of its children that ended
+    (`postgres`: the server, its backends and those that closed, whichever database they
+    served)."""
     tick = os.sysconf("SC_CLK_TCK")
     cpu = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -60,5 +61,5 @@ def command_cpu(command: str) -> float:
         name, _, rest = text.partition("(")[2].rpartition(")")
         if name == command:
             fields = rest.split()
-            cpu += (int(fields[11]) + int(fields[12])) / tick
+            cpu += sum(int(field) for field in fields[11:15]) / tick
     return cpu
