@@ -179,7 +179,7 @@ def main() -> None:
 
         from games.play.time_control import TimeControl
         from games.tournaments import services
-        from tests.load.sessions import create_users, session_cookie
+        from tests.load.sessions import create_users, planner_statistics_refresh, session_cookie
         from tests.load.stats import Stats
 
         arena = services.tournament_create(
@@ -194,6 +194,7 @@ def main() -> None:
             Participant(tournament=arena, user=user, rating=1500.0, joined_at=now,
                         free_since=now) for user in users])
         cookies = [session_cookie(user) for user in users]
+        planner_statistics_refresh()
         stats, waits, first = Stats(), [], []
         load_before = os.getloadavg()
         bots = "the bots (this process, without the servers it started)"
