@@ -64,8 +64,8 @@ async def _send(layer: Any, messages: Messages) -> None:
 def _send_on_loop(layer: Any, messages: Messages) -> None:
     """On a socket server's event loop: write at once on its connection to Redis where the
     layer has one (`infra.channel_layer`), the rest in a task, in order."""
+    send_now = getattr(layer, "group_send_nowait", None)
     for at, (group, event) in enumerate(messages):
-        send_now = getattr(layer, "group_send_nowait", None)
         try:
             sent = send_now is not None and send_now(group, event)
         except Exception:

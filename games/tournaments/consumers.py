@@ -144,8 +144,8 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         self.fresh_after = max(self.fresh_after, float(event.get("at", 0.0)))
 
     async def tournament_paired(self, event: dict[str, Any]) -> None:
-        if self.user is not None and event["user_id"] == self.user.pk:
-            await self._send({"type": "paired", "url": event["url"]})
+        # Heard only in the reader's own group (`core.tournament_player_group`).
+        await self._send({"type": "paired", "url": event["url"]})
 
     # --- to the client --------------------------------------------------------------------
 
