@@ -31,7 +31,9 @@ some path.
    can and the path's draws elsewhere still gets the root's exact value. It gives up
    (``SearchTimeout``) past its budget or past ``MAX_PLY`` plies of path; it claims
    nothing with fewer than ``DFS_PLIES`` plies left before the move limit, since it does
-   not count distances.
+   not count distances. Every move's value (``all_moves``) is a move's own: a line back
+   to the root reaches its second occurrence, worth the root's value, so once that is
+   known the moves valued a draw are searched again with the return scored so.
 
 The game's past. ``repeated`` holds the positions the game has seen twice: a move into one
 is a draw (its third occurrence). ``hold`` marks a position the game went through once: if
@@ -139,6 +141,10 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         self.solved = SolvedGraphs()
         self._held: set[Key] = set()
         self._draws: frozenset[Key] = self.repeated
+        # What a return to the root scores in the depth-first search: a draw (standing for
+        # its third occurrence), or, once the root's value is known, that value (`solve`).
+        self._root_key: Key | None = None
+        self._root_return = DRAW
 
     def forget(self) -> None:
         """Drop the values of the graphs solved so far (memory: about 66 bytes a position)."""
@@ -193,7 +199,7 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         path = self._path
         earlier = path.get(key)
         if earlier is not None:
-            return DRAW, earlier
+            return (self._root_return if key == self._root_key else DRAW), earlier
         entry = self.tt.get(key)
         hint = -1
         if entry is not None:
@@ -257,6 +263,7 @@ class Solver(DuelSearch[tuple[int, int, int]]):
         codes = legal_codes(me, pile, self.table.trumps[mover], self.table.strict)
         solved = self._retrograde(root)
         values: list[tuple[int, int]] = []
+        searched: list[int] = []  # the moves valued by the depth-first search
         # Distance to the end after each move: the winner takes the shortest win (a win
         # played by any winning move need never end), the loser holds out longest.
         lengths: dict[int, int] = {}
@@ -274,16 +281,44 @@ class Solver(DuelSearch[tuple[int, int, int]]):
                 lengths[code] = distance
             else:
                 value = self._dfs_root_move(me, opp, pile, mover, opp, mine, after)
+                searched.append(code)
             values.append((code, value))
             best = max(best, value)
             if best == WIN and not all_moves and solved is None:
                 break
+        if all_moves and best != DRAW:
+            values = self._values_with_root_known(me, opp, pile, mover, best, values, searched)
         keeping = tuple(code for code, value in values if value == best)
         if best != DRAW:
             keeping = tuple(sorted(keeping, key=lambda c: best * lengths.get(c, 0)))
         if not all_moves:
             keeping = keeping[:1]
         return Solution(best, keeping, self.nodes, tuple(values))
+
+    def _values_with_root_known(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+                                root_value: int, values: list[tuple[int, int]],
+                                searched: list[int]) -> list[tuple[int, int]]:
+        """Every move's own value once the root's is known. The depth-first search scored a
+        return to the root as a draw (its third occurrence): exact for the root's value,
+        but a move whose line returns to the root reaches its second occurrence, worth the
+        root's value. Only a draw can be off (a win or a loss held without the return), so
+        the searched moves valued a draw are searched again with that return scored."""
+        again = {code for code, value in values if value == DRAW and code in searched}
+        if not again:
+            return values
+        self._root_key, self._root_return = duel_key(me, opp, pile, mover), root_value
+        try:
+            return [(code, self._dfs_root_move(me, opp, pile, mover,
+                                               *self._child_of(me, opp, pile, mover, code))
+                     if code in again else value) for code, value in values]
+        finally:
+            self._root_key, self._root_return = None, DRAW
+
+    def _child_of(self, me: int, opp: int, pile: tuple[int, ...], mover: int,
+                  code: int) -> tuple[int, int, tuple[int, ...]]:
+        """The root move's child as `_dfs_root_move` takes it: (child's me, opp, pile)."""
+        mine, after = self.table.play(me, pile, code)
+        return opp, mine, after
 
     def _ordered(self, me: int, opp: int, pile: tuple[int, ...], mover: int) -> list[int]:
         collapse, self.table.collapse = self.table.collapse, False

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.ai.duel import DuelTable
@@ -111,6 +111,8 @@ def test_the_references_rules_are_the_engines(state: State) -> None:
 
 @settings(max_examples=EXAMPLES // 8)
 @given(positions(5, 6))
+# A move that wins by going back to the root (its second occurrence) and on from there.
+@example(state=State.from_tpn("CD 6C7C/8C9CTCJC - 0 -"))
 def test_values_inside_a_session_are_the_values_as_roots(state: State) -> None:
     """A session that solved a position answers for its children what they are as roots,
     retrograde or depth-first (no graph-history interaction)."""
