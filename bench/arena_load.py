@@ -14,7 +14,9 @@ after a think time), then waits for the next. It prints, over the measured time:
 - each player's wait from the end of their game (as their board saw it) to the socket's
   `paired` for the next one: p50, p95, p99, max (and apart, the first pairing's, from the
   start, which waits for all the sockets to open); and the same wait as the database has it,
-  from the match's end to the creation of the player's next game;
+  from the match's end to the creation of the player's next game; how many re-pairings took
+  longer than 3 s in each 20 s of the run; and how long a re-pairing's `paired` took from the
+  start of its wave to the bot's socket;
 - the move round trip (sent -> "ok") and its delivery to the opponent: p50, p95, p99;
 - games played, errors, and the machine's load average at the start and the end.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import sys
@@ -79,6 +82,18 @@ def server_waits(tournament_id: int) -> list[float]:
     return waits
 
 
+def delivery_lags(tournament_id: int, delivered: list[tuple[int, float]]) -> list[float]:
+    """For each re-pairing a bot was told of (`delivered`: its game, the wall time of the
+    `paired`): the seconds from the start of the wave that made the game (its `created_at`)
+    to the message's arrival (the bots and the servers share this machine's clock)."""
+    from games.tournaments.models import TournamentGame
+
+    created = {match_id: at.timestamp() for match_id, at in TournamentGame.objects.filter(
+        tournament_id=tournament_id).values_list("match_id", "created_at")}
+    return [max(0.0, at - created[match_id]) for match_id, at in delivered
+            if match_id in created]
+
+
 def percentiles(values: list[float]) -> str:
     from tests.load.stats import percentile
 
@@ -89,11 +104,14 @@ def percentiles(values: list[float]) -> str:
 
 
 CONNECT_ATTEMPTS = 20
+LATE_SECONDS = 3.0  # the re-pairing the arena promises
+LATE_WINDOW = 20.0
 
 
 async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: float,
               think: tuple[float, float], stats: Any, waits: list[float], first: list[float],
-              seed: int, seen: dict[tuple[int, int], float]) -> None:
+              seed: int, seen: dict[tuple[int, int], float],
+              delivered: list[tuple[int, float]], late: list[float]) -> None:
     import websockets
 
     from tests.load.client import connect
@@ -113,13 +131,13 @@ async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: 
                 raise
             stats.errors["tournament socket: connect again"] += 1
             await asyncio.sleep(1 + 2 * random.random())
-    paired: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
+    paired: asyncio.Queue[tuple[float, float, str]] = asyncio.Queue()
 
     async def listen() -> None:
         async for text in socket:
             message = json.loads(text)
             if message.get("type") == "paired":
-                paired.put_nowait((time.monotonic(), message["url"]))
+                paired.put_nowait((time.monotonic(), time.time(), message["url"]))
 
     listener = asyncio.create_task(listen())
     free_since = time.monotonic()
@@ -128,15 +146,18 @@ async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: 
     try:
         while time.monotonic() < stop_at:
             try:
-                at, url = await asyncio.wait_for(paired.get(), stop_at - time.monotonic())
+                at, wall, url = await asyncio.wait_for(paired.get(), stop_at - time.monotonic())
             except TimeoutError:
                 break
+            match_id = int(url.rstrip("/").rsplit("/", 1)[1])
             if played:  # the first pairing waits for the sockets to open: not a re-pairing
                 waits.append(max(0.0, at - free_since))
+                delivered.append((match_id, wall))
+                if at - free_since > LATE_SECONDS:
+                    late.append(at)
             else:
                 first.append(max(0.0, at - free_since))
             played += 1
-            match_id = int(url.rstrip("/").rsplit("/", 1)[1])
             player = Player(Seat(match_id=match_id, seat=0, cookie=cookie, servers=servers,
                                  server_index=index),
                             Timing(think_min=think[0], think_max=think[1], stop_at=stop_at,
@@ -158,12 +179,13 @@ async def bot(cookie: str, token: str, servers: list[str], index: int, stop_at: 
 
 
 async def play(cookies: list[str], token: str, servers: list[str], args: argparse.Namespace,
-               stats: Any, waits: list[float], first: list[float]) -> None:
+               stats: Any, waits: list[float], first: list[float],
+               delivered: list[tuple[int, float]], late: list[float]) -> None:
     stop_at = time.monotonic() + args.duration
     seen: dict[tuple[int, int], float] = {}  # (match, ply) -> sent: the opponent's delivery
     await asyncio.gather(*[
         bot(cookie, token, servers, index, stop_at, tuple(args.think), stats, waits, first,
-            args.seed, seen)
+            args.seed, seen, delivered, late)
         for index, cookie in enumerate(cookies)])
 
 
@@ -196,6 +218,8 @@ def main() -> None:
         cookies = [session_cookie(user) for user in users]
         planner_statistics_refresh()
         stats, waits, first = Stats(), [], []
+        delivered: list[tuple[int, float]] = []
+        late: list[float] = []  # when a bot was paired more than LATE_SECONDS after its end
         load_before = os.getloadavg()
         bots = "the bots (this process, without the servers it started)"
         pids = {**topology.pids, bots: os.getpid()}
@@ -215,7 +239,8 @@ def main() -> None:
         sampler = threading.Thread(target=sample, args=(cpu_now, samples, sampling),
                                    daemon=True)
         sampler.start()
-        asyncio.run(play(cookies, arena.token, topology.servers, args, stats, waits, first))
+        asyncio.run(play(cookies, arena.token, topology.servers, args, stats, waits, first,
+                         delivered, late))
         sampling.set()
         sampler.join()
         elapsed = time.monotonic() - started
@@ -224,6 +249,7 @@ def main() -> None:
         busy, total = (after - before for after, before in zip(machine_cpu(), machine_before,
                                                                   strict=True))
         on_server = server_waits(arena.pk)
+        delivery = delivery_lags(arena.pk, delivered)
     print(f"arena of {args.players} players, {args.clock}, {args.duration:.0f} s, "
           f"{len(topology.servers)} servers")
     print(f"  first pairing, from the start: {percentiles(first)}")
@@ -231,6 +257,12 @@ def main() -> None:
           f"{percentiles(waits)}")
     print(f"  the same in the database (the match's end to the next game's creation): "
           f"{percentiles(on_server)}")
+    print(f"  re-pairings later than {LATE_SECONDS:.0f} s, by {LATE_WINDOW:.0f} s of the run: "
+          + " ".join(str(sum(1 for at in late if i * LATE_WINDOW <= at - started
+                                 < (i + 1) * LATE_WINDOW))
+                     for i in range(math.ceil(elapsed / LATE_WINDOW))))
+    print(f"  a re-pairing's `paired` delivered, from its wave's start to the bot's socket: "
+          f"{percentiles(delivery)}")
     print(f"  move round trip: {percentiles(stats.move_rtt)}")
     print(f"  move delivered to the opponent: {percentiles(stats.seen_by_opponent)}")
     print(f"  games finished: {stats.games_finished}; errors: {dict(stats.errors) or 'none'}")

@@ -51,6 +51,12 @@ def _ai_due(participant: Participant, now: datetime) -> bool:
 WAVE_PART = 25
 
 
+# Waves one call runs at most: after a wave that started games, the next pairs whoever became
+# free while it ran (the waves that came meanwhile stood aside), rather than leave them to
+# the clock's tick, a second later.
+WAVE_REPEATS = 3
+
+
 def arena_wave(*, tournament_id: int, now: datetime | None = None,
                force: bool = False) -> list[Match]:
     """Pair the free players of a started arena (`pairing.pair`), and give the AI to those
@@ -60,8 +66,18 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
     The games are started `WAVE_PART` at a time, each part in a transaction of its own that
     holds the arena's row: between two parts another wave may take the row and pair whoever
     is still free (the rest of this wave's plan then finds them taken and starts nothing
-    for them)."""
-    now = now or timezone.now()
+    for them). A wave that started games is followed by another, up to `WAVE_REPEATS`,
+    for the players freed while it ran."""
+    matches: list[Match] = []
+    for repeat in range(WAVE_REPEATS):
+        started = _wave(tournament_id, now or timezone.now(), force=force or repeat > 0)
+        matches += started
+        if not started:
+            break
+    return matches
+
+
+def _wave(tournament_id: int, now: datetime, *, force: bool) -> list[Match]:
     free = _free(tournament_id, now)  # read without the lock first: most ticks pair nobody
     if len(free) < 2 and not any(_ai_due(p, now) for p in free):
         return []
@@ -72,7 +88,7 @@ def arena_wave(*, tournament_id: int, now: datetime | None = None,
         with transaction.atomic():
             # A wave already running holds the row: this one stands aside rather than queue
             # behind it (in a burst of game ends one wave pairs everyone freed; whoever it
-            # missed is paired by the next, at the latest the tick's within a second).
+            # missed is paired by its repeat, at the latest by the tick's within a second).
             tournament = Tournament.objects.select_for_update(
                 no_key=True, skip_locked=True).filter(
                 pk=tournament_id, kind=TournamentKind.ARENA, status=TournamentStatus.STARTED,

@@ -348,3 +348,33 @@ def test_a_wave_withdraws_the_other_offers_of_everyone_it_pairs_and_no_one_else(
     assert len(left) == 1
     assert set(PoolEntry.objects.values_list("user_id", flat=True)) == left
     assert set(Seek.objects.values_list("creator_id", flat=True)) == left
+
+
+def test_players_freed_while_a_wave_runs_are_paired_by_its_repeat(arena, make_player):
+    """Two players become free while a wave starts its games (their own game's end, whose
+    wave stood aside): the wave's repeat pairs them, not the clock's tick a second later."""
+    from django.db.models.signals import post_save
+
+    now = timezone.now()
+    players = [make_player(1500 + 10 * i) for i in range(6)]
+    early, late = players[:4], players[4:]
+    Participant.objects.bulk_create([
+        Participant(tournament=arena, user=user, rating=1500, joined_at=now,
+                    free_since=now if user in early else None,
+                    present_until=now + timedelta(minutes=5))
+        for user in players])
+
+    def late_ones_freed(sender, instance, created, **kwargs):
+        post_save.disconnect(late_ones_freed, sender=Match)
+        Participant.objects.filter(tournament=arena, user__in=late).update(free_since=now)
+
+    post_save.connect(late_ones_freed, sender=Match, weak=False)
+    try:
+        matches = services.arena_wave(tournament_id=arena.pk, now=now, force=True)
+    finally:
+        post_save.disconnect(late_ones_freed, sender=Match)
+
+    assert len(matches) == 3
+    assert {seat.user_id for match in matches[2:] for seat in match.seats.all()} == {
+        user.pk for user in late}
+    assert not Participant.objects.filter(tournament=arena, free_since__isnull=False).exists()
