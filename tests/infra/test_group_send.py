@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import pytest
 from channels.layers import get_channel_layer
 
 from infra import group_send
@@ -34,6 +35,9 @@ async def test_sends_from_a_thread_without_a_loop_go_in_order_on_one_kept_connec
     await listener.flush()
 
 
+# A database thread tidies its connections after each call (`infra.db_threads`): one an
+# earlier test opened on that pooled thread is looked at, so the database must be allowed.
+@pytest.mark.django_db(transaction=True)
 async def test_a_database_thread_hands_its_sends_to_its_event_loop():
     listener = layer()
     channel = await subscribed(listener, "sync-sender-db-thread")
