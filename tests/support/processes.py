@@ -56,7 +56,10 @@ class ManagedProcess:
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,
+            # A process group of its own, to be stopped whole, but the session of the one that
+            # started it: with the kernel's autogroups each session shares the CPU equally, and
+            # a niceness (the slow worker's) would count only inside its own session.
+            process_group=0,
         )
         log.close()
         return self
