@@ -18,6 +18,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from games.play import deadline_watch  # noqa: E402
+from infra import gc_pacing  # noqa: E402
 from yourtrumps_site.routing import websocket_application  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -32,12 +33,11 @@ application = ProtocolTypeRouter(
 deadline_watch.start_if_no_worker()
 
 # Python's full garbage collection walks every object the process holds: with Django and
-# Channels loaded and 400 sockets open it stopped the server for 60-370 ms every few seconds,
-# most of the move round trip's p99 (bench: `python -m tests.load`). What is loaded by now
-# lives as long as the process, so it is frozen out of the collector's walks, and the young
-# generation is collected less often (a WebSocket server makes many short-lived objects and,
-# since `games.play.services.core.broadcast` stopped leaving each move's stack in a traceback
-# cycle, few cycles).
+# Channels loaded and 400 sockets open it stopped the server for 60-370 ms every few seconds.
+# What is loaded by now lives as long as the process, so it is frozen out of the collector's
+# walks; what the sockets make is collected in small steps (`infra.gc_pacing`), and Python's
+# own collections, behind those steps, run after larger counts.
 gc.collect()
 gc.freeze()
 gc.set_threshold(20_000, 20, 20)
+gc_pacing.start()
