@@ -7,7 +7,8 @@ board that is open."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+import time
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -82,13 +83,25 @@ def test_a_duel_over_several_sessions_ends_on_the_deadline(user_page, make_user)
 
     # A day passes without her move: the deadline watch, run at that instant, flags her,
     # and Bob's open board shows it at once.
-    services.deadlines_enforce(now=timezone.now() + timedelta(days=1, seconds=1))
+    _watch_until_over(match, timezone.now() + timedelta(days=1, seconds=1))
     expect(watcher.get_by_test_id("result-title")).to_have_text("You won")
     expect(watcher.get_by_test_id("result-reason")).to_have_text("Time out")
     match.refresh_from_db()
     assert (match.termination, match.loser_seat) == (TerminationReason.TIMEOUT, 0)
     watcher.goto("/play/your-turn/")
     expect(_row(watcher, match)).to_have_count(0)
+
+
+def _watch_until_over(match: Match, now: datetime) -> None:
+    """The deadline watch's passes at `now`, as a worker runs them (every 0.25 s): a pass
+    passes over a match whose row a presence change holds at that instant (Bob's open page
+    renews his), and the next one takes it."""
+    for _ in range(40):
+        services.deadlines_enforce(now=now)
+        match.refresh_from_db()
+        if match.status != Status.PLAYING:
+            return
+        time.sleep(0.25)
 
 
 def test_next_game_leads_to_the_next_game_waiting(user_page, make_user):
