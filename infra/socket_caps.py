@@ -57,6 +57,16 @@ end
 return 0
 """
 
+# KEYS: sets; ARGV: now, the sets' TTL, then the member each key holds (KEYS[i]: ARGV[2 + i]).
+_RENEW = """
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', ARGV[1], ARGV[2 + i])
+  redis.call('EXPIRE', key, ARGV[2])
+end
+return #KEYS
+"""
+RENEW_BATCH = 500
+
 
 def _places(kind: str, user_id: int | None, address: str) -> list[tuple[str, str, int]]:
     """(scope, set name, limit) of each count a socket of `kind` enters."""
@@ -83,6 +93,7 @@ class _Registry:
         if client is not self.client:  # the first call, or another event loop's
             self.client = client
             self.claim_script = client.register_script(_CLAIM)
+            self.renew_script = client.register_script(_RENEW)
             self.refresher = asyncio.get_running_loop().create_task(self._refresh())
         return self.client
 
@@ -145,15 +156,25 @@ class _Registry:
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
             try:
-                now = time.time()
-                async with self.client.pipeline(transaction=False) as pipe:
-                    for channel, names in list(self.held.items()):
-                        for name in names:
-                            pipe.zadd(name, {channel: now}, xx=True)
-                            pipe.expire(name, int(2 * STALE_SECONDS))
-                    await pipe.execute()
+                await self.renew()
             except Exception:  # Redis restarting: the next round renews them
                 logger.warning("could not renew the socket counts", exc_info=True)
+
+    async def renew(self) -> None:
+        """Score every held socket's places with now (a place dropped as stale stays out).
+
+        In scripts of RENEW_BATCH places with the loop free between them: made command by
+        command in redis-py, the round of a server with 1,000 sockets open holds its loop for
+        a few hundred milliseconds, a delay that every move in flight then meets."""
+        self._redis()
+        places = [(name, channel) for channel, names in list(self.held.items())
+                  for name in names]
+        ttl = int(2 * STALE_SECONDS)
+        for start in range(0, len(places), RENEW_BATCH):
+            batch = places[start:start + RENEW_BATCH]
+            await self.renew_script(keys=[name for name, _channel in batch],
+                                    args=[time.time(), ttl,
+                                          *(channel for _name, channel in batch)])
 
 
 registry = _Registry()
