@@ -342,8 +342,15 @@ class RenderedStates:
 
     def __init__(self, size: int = 1024) -> None:
         self._size = size
+        # In the order made, oldest first: one made longer than REUSE_SECONDS ago serves no
+        # one again and goes at once, dying young (a server with a thousand games would
+        # otherwise hold a thousand of them for the collector to walk, over and over).
         self._items: OrderedDict[tuple[int, int, str],
                                  tuple[float, SharedState, dict[int | None, str]]] = OrderedDict()
+
+    def __len__(self) -> int:
+        """How many states (a match's version in a language) are held."""
+        return len(self._items)
 
     def text(self, *, snapshot: Snapshot, viewer_seat: int | None, language: str) -> str:
         """The text of `viewer_seat`'s state of `snapshot`, in the active language (named
@@ -355,8 +362,11 @@ class RenderedStates:
             held = (now, state_shared(snapshot=snapshot), {})
             self._items[key] = held
             self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            items = self._items
+            while len(items) > self._size or now - next(iter(items.values()))[0] > (
+                self.REUSE_SECONDS
+            ):
+                items.popitem(last=False)
         texts = held[2]
         text = texts.get(viewer_seat)
         if text is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
@@ -158,3 +159,19 @@ def test_a_seat_that_went_out_shows_its_place_during_play_and_the_stored_one_aft
     assert [seat["place"] for seat in view["seats"]] == [stored[i] for i in range(4)]
     assert stored[1] == 1
     assert stored[0] == max(stored.values())
+
+
+def test_a_made_state_is_sent_again_within_the_reuse_time_and_then_let_go(make_user, alice):
+    match = services.match_create(players=[Player(user=alice), Player(user=make_user())], seed=3,
+                                  trumps="SH", now=T0)
+    snapshot = snapshots.match_snapshot(match_id=match.pk)
+    assert snapshot is not None
+    texts = RenderedStates()
+    texts.REUSE_SECONDS = 0.05
+    first = texts.text(snapshot=snapshot, viewer_seat=0, language="en")
+    assert texts.text(snapshot=snapshot, viewer_seat=0, language="en") is first
+    time.sleep(0.06)
+    texts.text(snapshot={**snapshot, "id": match.pk + 1}, viewer_seat=0, language="en")
+    # Past its time a state is made anew, so the one made before is held no longer.
+    assert len(texts) == 1
+    assert texts.text(snapshot=snapshot, viewer_seat=0, language="en") is not first
