@@ -12,6 +12,7 @@ import random
 import time
 from typing import Any
 
+from infra import gc_pacing
 from tests.load.config import Config
 from tests.load.places import Place
 from tests.load.stats import Stats
@@ -26,6 +27,7 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
     timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch,
                     ramp=config.ramp, measure_from=stop_at - config.duration)
     rng = random.Random(seed)
+    collect_in_steps(stats)
     monitor = asyncio.create_task(watch_loop(stats))
     players = []
     for group in groups:
@@ -74,7 +76,27 @@ async def watch_loop(stats: Stats) -> None:
     while True:
         before = time.monotonic()
         await asyncio.sleep(0.1)
-        stats.loop_lag_max = max(stats.loop_lag_max, time.monotonic() - before - 0.1)
+        lag = time.monotonic() - before - 0.1
+        stats.loop_lag_max = max(stats.loop_lag_max, lag)
+        stats.loop_lags.append(lag)
+
+
+def collect_in_steps(stats: Stats) -> None:
+    """Collect as the servers do (`infra.gc_pacing`), timing each collection: the clients'
+    states replace each other as the servers' snapshots do, and Python's own young
+    collections of them held a client's loop for a quarter of a second, time that a move's
+    round trip counted."""
+    started: list[float] = []
+
+    def time_it(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            stats.gc_pauses.append(time.perf_counter() - started.pop())
+
+    gc.callbacks.append(time_it)
+    gc.set_threshold(20_000, 20, 20)
+    gc_pacing.start()
 
 
 def client_process(groups: list[list[Place]], config: Config, stop_at: float, seed: int,

@@ -46,6 +46,8 @@ def build_report(config: Config, servers: list[str], stats: Stats, *, players: i
         "hostile": dict(stats.hostile.most_common()),
         "server_errors": server_errors,
         "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
+        "client_loop_lag_ms": ms_percentiles(stats.loop_lags),
+        "client_gc_pause_ms": ms_percentiles(stats.gc_pauses),
         "client_cpu_s": round(client_cpu, 1),
         "hostile_client_cpu_s": round(hostile_cpu, 1),
         "machine_cpu_busy": round(machine_busy, 2),
@@ -106,6 +108,8 @@ def format_report(report: dict[str, Any]) -> str:
         errors = report["server_errors"]
         lines.append(f"server errors in the servers' logs: {len(errors)}"
                      + (f", e.g. {errors[:3]}" if errors else ""))
+    lines.append(f"client loop lag ms: {fmt(report['client_loop_lag_ms'])}; "
+                 f"client collections ms: {fmt(report['client_gc_pause_ms'])}")
     lines.append(f"client: loop lag max {report['client_loop_lag_max_ms']} ms, "
                  f"CPU {report['client_cpu_s']} s (hostile client "
                  f"{report['hostile_client_cpu_s']} s); machine CPU busy "
