@@ -20,6 +20,11 @@ os.environ.setdefault("CACHE_KEY_PREFIX", "yt-test")
 # A cooling session's refusal comes at once: the tests knock on purpose, many times in a row.
 # The servers a test starts inherit it; the hold's own tests set it.
 os.environ.setdefault("WS_REFUSAL_HOLD_SECONDS", "0")
+# Each server a test starts keeps a connection per database thread, and the two workers of a
+# run start several at once (the session's, a test's own, the load smoke test's two) beside
+# tests that race a dozen threads of their own: with production's 8 threads a run reached
+# PostgreSQL's 100 connections ("too many clients already"). A test's few sockets need fewer.
+os.environ.setdefault("DB_THREADS", "4")
 
 from yourtrumps_site.settings import *  # noqa: F403
 from yourtrumps_site.settings import (
