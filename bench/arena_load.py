@@ -201,8 +201,9 @@ def main() -> None:
 
         from games.play.time_control import TimeControl
         from games.tournaments import services
-        from tests.load.sessions import create_users, planner_statistics_refresh, session_cookie
+        from tests.load.sessions import create_users, session_cookie
         from tests.load.stats import Stats
+        from tests.load.upkeep import database_settle
 
         arena = services.tournament_create(
             creator=None, name="load", time_control=TimeControl.parse(args.clock),
@@ -216,7 +217,7 @@ def main() -> None:
             Participant(tournament=arena, user=user, rating=1500.0, joined_at=now,
                         free_since=now) for user in users])
         cookies = [session_cookie(user) for user in users]
-        planner_statistics_refresh()
+        database_settle()
         stats, waits, first = Stats(), [], []
         delivered: list[tuple[int, float]] = []
         late: list[float] = []  # when a bot was paired more than LATE_SECONDS after its end

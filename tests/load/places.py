@@ -29,7 +29,8 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
     """Users, sessions and matches; the places grouped by the game they play."""
     from games.play import services
     from games.play.services import Player
-    from tests.load.sessions import create_users, planner_statistics_refresh, session_cookie
+    from tests.load.sessions import create_users, session_cookie
+    from tests.load.upkeep import database_settle
 
     rng = random.Random(config.seed)
     prefix = f"load{secrets.token_hex(3)}-"
@@ -65,7 +66,7 @@ def create_places(config: Config, servers: list[str]) -> list[list[Place]]:
         users=users[2 * config.duels + config.ai_games:], servers=servers, clock=clock,
         rated=config.rated, rng=rng,
     )
-    planner_statistics_refresh()
+    database_settle()
     return groups
 
 

@@ -17,7 +17,7 @@ ProcessFigures = dict[str, dict[str, float]]
 
 def build_report(config: Config, servers: list[str], stats: Stats, *, players: int,
                  hostile_sockets: int, server_errors: list[str] | None, elapsed: float,
-                 client_cpu: float, hostile_cpu: float, machine_busy: float,
+                 client_cpu: float, hostile_cpu: float, machine_busy: float, upkeep: str,
                  consistency: dict[str, Any], before: ProcessFigures, peak: ProcessFigures,
                  after: ProcessFigures) -> dict[str, Any]:
     """The report as a dict; the server processes' figures `before` the play, at their `peak`
@@ -51,6 +51,7 @@ def build_report(config: Config, servers: list[str], stats: Stats, *, players: i
         "client_cpu_s": round(client_cpu, 1),
         "hostile_client_cpu_s": round(hostile_cpu, 1),
         "machine_cpu_busy": round(machine_busy, 2),
+        "database_upkeep": upkeep,
         "load_average": os.getloadavg(),
         "consistency": consistency,
         "processes": {
@@ -115,6 +116,7 @@ def format_report(report: dict[str, Any]) -> str:
                  f"{report['hostile_client_cpu_s']} s); machine CPU busy "
                  f"{report['machine_cpu_busy']:.0%}, load average "
                  f"{' '.join(f'{x:.1f}' for x in report['load_average'])}")
+    lines.append(f"database: {report['database_upkeep']}")
     for name, figures in report["processes"].items():
         lines.append(
             f"{name}: RSS {figures['rss_mib_before']} -> peak {figures['rss_mib_peak']} -> "

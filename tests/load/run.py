@@ -16,6 +16,7 @@ from tests.load.consistency import check_consistency, matches_played
 from tests.load.places import create_places
 from tests.load.process_figures import machine_cpu, proc_figures
 from tests.load.report import build_report
+from tests.load.upkeep import Vacuuming
 
 
 def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | None = None,
@@ -57,7 +58,8 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-    stats, client_cpu, hostile_cpu = run_clients(groups, config, hostiles)
+    with Vacuuming() as vacuuming:
+        stats, client_cpu, hostile_cpu = run_clients(groups, config, hostiles)
     elapsed = time.monotonic() - began
     if sampler_stop is not None:
         sampler_stop.set()
@@ -73,5 +75,6 @@ def run_load(config: Config, servers: list[str], server_pids: dict[str, int] | N
         config, servers, stats, players=honest,
         hostile_sockets=len(hostiles), server_errors=None if logs is None else log_errors(logs),
         elapsed=elapsed, client_cpu=client_cpu, hostile_cpu=hostile_cpu,
-        machine_busy=machine_busy, consistency=consistency, before=before, peak=peak, after=after,
+        machine_busy=machine_busy, upkeep=vacuuming.describe(), consistency=consistency,
+        before=before, peak=peak, after=after,
     )

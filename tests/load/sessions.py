@@ -20,18 +20,6 @@ def create_users(count: int, prefix: str) -> list[Any]:
     return list(user_model.objects.filter(username__startswith=prefix).order_by("pk"))
 
 
-def planner_statistics_refresh() -> None:
-    """ANALYZE the run's database once its rows are made in bulk, as autovacuum would have on
-    a site of that size: with the statistics of the empty tables PostgreSQL plans a match's
-    read as a hash join over every user (1.2 ms a read, a move's, where an index look-up
-    costs 0.05 ms), and keeps that plan for the connection's prepared statement."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
-
-
 def session_cookie(user: Any = None, guest_id: str = "") -> str:
     """A `Cookie` header value of a new session logged in as `user` (or a guest)."""
     from django.conf import settings
