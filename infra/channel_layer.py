@@ -7,7 +7,8 @@ parsed. A move's broadcast cost a daphne about 0.6 ms of CPU that way (`bench/mo
 docs/reliability.md), a quarter of the move. Here each event loop publishes on one plain
 asyncio connection per Redis host: `group_send` writes the `PUBLISH` and returns; Redis's
 answers (how many subscribers heard it, or an error, which is logged) are read as they come,
-in order. Subscribing and receiving are channels_redis's own.
+in order. Receiving is channels_redis's own; subscribing is batched
+(`infra.channel_subscriptions`).
 
 Delivery is at most once, as before: a connection that drops loses what it was still
 sending (logged) and the next `group_send` connects again; a `group_send` that cannot
@@ -25,6 +26,8 @@ from typing import Any
 from channels_redis import pubsub
 from channels_redis.utils import _consistent_hash, _wrap_close
 from redis.asyncio.connection import parse_url
+
+from infra.channel_subscriptions import BatchedShardConnection
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +134,7 @@ class _LoopLayer(pubsub.RedisPubSubLoopLayer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._shards = [BatchedShardConnection(shard.host, self) for shard in self._shards]
         self._publishers: dict[int, _Publisher] = {}
         self._connecting: dict[int, asyncio.Future[_Publisher]] = {}
 
