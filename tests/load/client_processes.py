@@ -9,6 +9,7 @@ import gc
 import multiprocessing
 import os
 import random
+import threading
 import time
 from typing import Any
 
@@ -99,12 +100,27 @@ def collect_in_steps(stats: Stats) -> None:
     gc_pacing.start()
 
 
+def _stop_with_parent() -> None:
+    """End this client process once the run that spawned it is gone (killed, say): left
+    alone it would go on reconnecting to servers that no longer exist, on the CPU of the
+    next run."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def client_process(groups: list[list[Place]], config: Config, stop_at: float, seed: int,
                    out: Any, hostiles: list[Any] | None = None) -> None:
     if hostiles and config.hostile_nice:
         # A stand-in for an attacker on another machine: its junk is made with the CPU that
         # the honest clients and the servers (at their normal priority) leave over.
         os.nice(config.hostile_nice)
+    _stop_with_parent()
     # As in the servers (yourtrumps_site/asgi.py): what is loaded lives for the whole run, so
     # the collector's full walks leave it out; their pauses would be counted as latency.
     gc.collect()
