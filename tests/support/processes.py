@@ -100,6 +100,10 @@ def child_env(overrides: Mapping[str, str]) -> dict[str, str]:
     env.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     env["PYTHONUNBUFFERED"] = "1"
     env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    # A connection per database call rather than one kept per thread: the two workers of a
+    # run start a dozen servers and workers, and their idle connections reached PostgreSQL's
+    # 100 ("too many clients already") while a test raced threads of its own.
+    env.setdefault("DB_CONN_MAX_AGE", "0")
     env.update(overrides)
     return env
 
