@@ -1,54 +1,77 @@
-"""The socket servers' garbage collection, in small steps at a steady pace.
+"""The socket servers' garbage collection: whole collections, rare and spread out, and no
+young ones.
 
-Python collects its young generation when the objects made since the last collection
-outnumber those freed by a threshold. A socket server in steady state frees about as many as
-it makes (each move's snapshot replaces the one before, held by the caches of
-`games.play.snapshot_cache` and `games.play.state_message`), so that count grows slowly while
-the young generation grows large: with 2,000 sockets open each collection of it walked the
-snapshots of several seconds and held the process for 100-370 ms every few seconds, the move
-round trip's p99 (`python -m tests.load --duels 1000`). Collected every `YOUNG_SECONDS`, the
-same objects are walked in pauses of a few milliseconds; the middle generation, where they
-go next, every `MIDDLE_EVERY` of those; and the whole heap every `FULL_SECONDS`. Python's own
-collection stays on behind it, for a burst between two steps.
+Python frees almost everything a socket server makes by reference counting; the cyclic
+collector only finds what forms a cycle. Probed under load (`python -m tests.load --duels
+1000`, a `gc.callbacks` timer in each daphne), collections of the young generations every
+0.1 s and of the middle one every 0.5 s found next to nothing (a few dozen objects in ten
+seconds) yet took 5-10 % of a daphne's CPU and held its loop 20-90 ms a few times a second:
+each walked the game states and socket tasks of the last moments, alive and waiting for
+their next move. Left to Python's own threshold, the same young generation grew for seconds
+and each collection of it held the loop 100-370 ms (a server in steady state frees about as
+many objects as it makes, so the count that triggers it grows slowly while the generation
+grows large).
+
+So the process's own collection is off (`start`), and `Pacer` runs a whole collection every
+`FULL_SECONDS` (the first at a random point of the first period, so that the servers started
+together do not pause together), or sooner once the process holds `FULL_AFTER_OBJECTS` more
+objects than after the last one: a burst of garbage is collected when it becomes large, not
+after its ten minutes. What was loaded before the first connection is frozen out of these
+walks (`yourtrumps_site/asgi.py`).
 """
 
 from __future__ import annotations
 
 import gc
-import logging
+import random
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-logger = logging.getLogger(__name__)
-
-YOUNG_SECONDS = 0.1
-MIDDLE_EVERY = 5
 FULL_SECONDS = 600.0
+FULL_AFTER_OBJECTS = 1_000_000
+CHECK_SECONDS = 1.0
 
 _started = False
 _lock = threading.Lock()
 
 
+@dataclass
+class Pacer:
+    """Decides, checked every `CHECK_SECONDS`, when the next whole collection is due."""
+
+    full_seconds: float = FULL_SECONDS
+    full_after_objects: int = FULL_AFTER_OBJECTS
+    clock: Callable[[], float] = time.monotonic
+    full_at: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.full_at = self.clock() + self.full_seconds * random.uniform(0.5, 1.0)
+
+    def step(self) -> bool:
+        """Collect if due; whether it did."""
+        if self.clock() < self.full_at and gc.get_count()[0] < self.full_after_objects:
+            return False
+        gc.collect()
+        self.full_at = self.clock() + self.full_seconds
+        return True
+
+
 def start() -> None:
-    """Pace this process's collections from a thread of its own (once per process)."""
+    """Turn Python's own collection off and pace whole collections from a thread of its own
+    (once per process)."""
     global _started
     with _lock:
         if _started:
             return
         _started = True
-    threading.Thread(target=_pace, name="gc-pacing", daemon=True).start()
+    gc.disable()
+    pacer = Pacer()
+    threading.Thread(target=_pace, args=(pacer,), name="gc-pacing", daemon=True).start()
 
 
-def _pace() -> None:
-    step = 0
-    full_at = time.monotonic() + FULL_SECONDS
+def _pace(pacer: Pacer) -> None:
     while True:
-        time.sleep(YOUNG_SECONDS)
-        step += 1
-        if time.monotonic() >= full_at:
-            gc.collect()
-            full_at = time.monotonic() + FULL_SECONDS
-        elif step % MIDDLE_EVERY == 0:
-            gc.collect(1)
-        else:
-            gc.collect(0)
+        time.sleep(CHECK_SECONDS)
+        pacer.step()

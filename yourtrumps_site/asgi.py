@@ -32,12 +32,11 @@ application = ProtocolTypeRouter(
 # deadlines (flags, trump-choice timeouts): this process does.
 deadline_watch.start_if_no_worker()
 
-# Python's full garbage collection walks every object the process holds: with Django and
+# Python's whole garbage collection walks every object the process holds: with Django and
 # Channels loaded and 400 sockets open it stopped the server for 60-370 ms every few seconds.
 # What is loaded by now lives as long as the process, so it is frozen out of the collector's
-# walks; what the sockets make is collected in small steps (`infra.gc_pacing`), and Python's
-# own collections, behind those steps, run after larger counts.
+# walks; what the sockets make is freed by reference counting, and what forms cycles is
+# collected in rare whole collections (`infra.gc_pacing`).
 gc.collect()
 gc.freeze()
-gc.set_threshold(20_000, 20, 20)
 gc_pacing.start()

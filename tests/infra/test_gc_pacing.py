@@ -1,11 +1,15 @@
-"""The paced collections find garbage that Python's own collection, held back, would not."""
+"""The servers' collections: none of their own, a whole one when due or when a burst of objects
+is held, and what forms a cycle is freed by it."""
 
 from __future__ import annotations
 
 import gc
-import threading
-import time
+import subprocess
+import sys
 import weakref
+from collections.abc import Iterator
+
+import pytest
 
 from infra import gc_pacing
 
@@ -15,23 +19,75 @@ class _Node:
         self.me = self  # a cycle: reference counting alone never frees it
 
 
-def _cycle_freed_within(seconds: float) -> bool:
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.collect()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_cycle_waits_for_the_whole_collection_and_is_freed_by_it(collector_off: None) -> None:
+    clock = _Clock()
+    pacer = gc_pacing.Pacer(full_seconds=600, clock=clock)
+    assert clock.now + 300 <= pacer.full_at <= clock.now + 600
     node = _Node()
     gone = weakref.ref(node)
     del node
-    deadline = time.monotonic() + seconds
-    while gone() is not None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return gone() is None
+
+    clock.now = pacer.full_at - 1
+    assert not pacer.step()
+    assert gone() is not None
+
+    clock.now = pacer.full_at
+    assert pacer.step()
+    assert gone() is None
+    assert pacer.full_at == clock.now + 600
+    assert not pacer.step()
 
 
-def test_a_cycle_is_collected_by_the_pace_alone() -> None:
-    thresholds = gc.get_threshold()
-    gc.set_threshold(1_000_000_000)  # Python's own collection never comes in this test
-    try:
-        gc_pacing.start()
-        gc_pacing.start()  # once per process, however often it is asked
-        assert sum(t.name == "gc-pacing" for t in threading.enumerate()) == 1
-        assert _cycle_freed_within(gc_pacing.YOUNG_SECONDS * 20)
-    finally:
-        gc.set_threshold(*thresholds)
+def test_a_burst_of_objects_brings_the_collection_forward(collector_off: None) -> None:
+    clock = _Clock()
+    pacer = gc_pacing.Pacer(full_seconds=3600, full_after_objects=10_000, clock=clock)
+    node = _Node()
+    gone = weakref.ref(node)
+    del node
+    assert not pacer.step()
+
+    held = [[i] for i in range(12_000)]  # objects the collector tracks, all alive
+    assert pacer.step()
+    assert gone() is None
+    assert len(held) == 12_000
+    assert not pacer.step()  # the count starts again from what the collection left
+
+
+def test_servers_started_together_do_not_collect_together() -> None:
+    clock = _Clock()
+    firsts = {gc_pacing.Pacer(full_seconds=600, clock=clock).full_at for _ in range(20)}
+    assert all(clock.now + 300 <= at <= clock.now + 600 for at in firsts)
+    assert len(firsts) > 10
+
+
+def test_start_turns_the_process_s_own_collection_off_and_paces_it_once() -> None:
+    script = (
+        "import gc, threading\n"
+        "from infra import gc_pacing\n"
+        "gc_pacing.start()\n"
+        "gc_pacing.start()\n"
+        "print(gc.isenabled(), sum(t.name == 'gc-pacing' for t in threading.enumerate()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["False", "1"]

@@ -96,7 +96,6 @@ def collect_in_steps(stats: Stats) -> None:
             stats.gc_pauses.append(time.perf_counter() - started.pop())
 
     gc.callbacks.append(time_it)
-    gc.set_threshold(20_000, 20, 20)
     gc_pacing.start()
 
 
