@@ -288,6 +288,7 @@ class Player:
             assert self.last_ok_at is not None
             if sent >= self.timing.measure_from:
                 self.stats.move_rtt.append(self.last_ok_at - sent)
+                self.stats.move_sent_at.append(sent)
             self.stats.acks.append((state["id"], ply + 1, state["you"], move))
             self.stats.moved(self.last_ok_at)
         else:

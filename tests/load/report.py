@@ -8,8 +8,11 @@ import os
 from typing import Any
 
 from tests.load.config import Config
-from tests.load.stats import Stats, percentile
+from tests.load.stats import Stats, percentile, slowest_seconds
 from tests.load.tables import table_ai_figures
+
+SLOW_SECOND_P99 = 0.150
+"""A second of the run whose moves' round trip p99 is above this counts as slow."""
 
 ProcessFigures = dict[str, dict[str, float]]
 """`tests.load.process_figures.proc_figures` of each server process, by its name."""
@@ -34,6 +37,8 @@ def build_report(config: Config, servers: list[str], stats: Stats, *, players: i
         "moves_acknowledged": len(stats.acks),
         "moves_per_second": round(len(stats.acks) / moving, 1) if moving > 0 else 0.0,
         "move_rtt_ms": ms_percentiles(stats.move_rtt),
+        "move_rtt_seconds": slowest_seconds(stats.move_sent_at, stats.move_rtt,
+                                            over=SLOW_SECOND_P99),
         "delivery_to_opponent_ms": ms_percentiles(stats.seen_by_opponent),
         "ai_move_ms": {level: ms_percentiles(values)
                        for level, values in sorted(stats.ai_latency.items())},
@@ -90,6 +95,9 @@ def format_report(report: dict[str, Any]) -> str:
         f"moves acknowledged {report['moves_acknowledged']}, "
         f"{report['moves_per_second']} moves/s",
         f"move round trip (sent -> ok) ms: {fmt(report['move_rtt_ms'])}",
+        f"  seconds with a p99 over {SLOW_SECOND_P99 * 1000:.0f} ms: "
+        f"{report['move_rtt_seconds']['over']} of {report['move_rtt_seconds']['seconds']}; "
+        f"the worst (second, p99 ms, moves): {report['move_rtt_seconds']['worst']}",
         f"delivery to the opponent (other process) ms: {fmt(report['delivery_to_opponent_ms'])}",
     ]
     for level, figures in report["ai_move_ms"].items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -16,11 +17,30 @@ def percentile(values: list[float], p: float) -> float | None:
     return ordered[rank - 1]
 
 
+def slowest_seconds(sent_at: list[float], values: list[float], *, over: float,
+                    worst: int = 6) -> dict[str, Any]:
+    """The run cut into seconds by when each value's move was sent: how many seconds had a p99
+    above `over`, and the `worst` of them (seconds from the first, their p99 and count), which
+    tell a steady queue from bursts and their period."""
+    if not values:
+        return {"seconds": 0, "over": 0, "worst": []}
+    start = min(sent_at)
+    seconds: dict[int, list[float]] = {}
+    for at, value in zip(sent_at, values, strict=True):
+        seconds.setdefault(int(at - start), []).append(value)
+    p99 = {second: percentile(vals, 99) or 0.0 for second, vals in seconds.items()}
+    ranked = sorted(p99, key=lambda second: p99[second], reverse=True)[:worst]
+    return {"seconds": len(seconds), "over": sum(v > over for v in p99.values()),
+            "worst": [(second, round(p99[second] * 1000), len(seconds[second]))
+                      for second in sorted(ranked)]}
+
+
 @dataclass
 class Stats:
     """Per client process; merged in the parent. Times are in seconds."""
 
     move_rtt: list[float] = field(default_factory=list)  # move sent -> its "ok"
+    move_sent_at: list[float] = field(default_factory=list)  # time.monotonic() of each above
     seen_by_opponent: list[float] = field(default_factory=list)  # move sent -> other's state
     ai_latency: dict[int, list[float]] = field(default_factory=dict)  # level -> latencies
     table_ai_latency: list[float] = field(default_factory=list)  # an AI seat's move at a table
@@ -54,6 +74,7 @@ class Stats:
 
     def merge(self, other: Stats) -> None:
         self.move_rtt += other.move_rtt
+        self.move_sent_at += other.move_sent_at
         self.seen_by_opponent += other.seen_by_opponent
         self.table_ai_latency += other.table_ai_latency
         for level, values in other.ai_latency.items():
