@@ -13,7 +13,6 @@ import threading
 import time
 from typing import Any
 
-from infra import gc_pacing
 from tests.load.config import Config
 from tests.load.places import Place
 from tests.load.stats import Stats
@@ -28,7 +27,7 @@ async def play(groups: list[list[Place]], config: Config, stop_at: float, seed: 
     timing = Timing(config.think_min, config.think_max, stop_at, rematch=config.rematch,
                     ramp=config.ramp, measure_from=stop_at - config.duration)
     rng = random.Random(seed)
-    collect_in_steps(stats)
+    collect_never(stats)
     monitor = asyncio.create_task(watch_loop(stats))
     players = []
     for group in groups:
@@ -82,11 +81,11 @@ async def watch_loop(stats: Stats) -> None:
         stats.loop_lags.append(lag)
 
 
-def collect_in_steps(stats: Stats) -> None:
-    """Collect as the servers do (`infra.gc_pacing`), timing each collection: the clients'
-    states replace each other as the servers' snapshots do, and Python's own young
-    collections of them held a client's loop for a quarter of a second, time that a move's
-    round trip counted."""
+def collect_never(stats: Stats) -> None:
+    """The clients run no collection of their own, timing any that runs: what their sockets
+    make is freed by reference counting (the servers' probe found next to no cycles, and a
+    run lasts minutes), while a collection holds the client's loop, time that a move's round
+    trip counts (young collections a quarter of a second, a whole one half a second)."""
     started: list[float] = []
 
     def time_it(phase: str, _info: dict[str, int]) -> None:
@@ -96,7 +95,7 @@ def collect_in_steps(stats: Stats) -> None:
             stats.gc_pauses.append(time.perf_counter() - started.pop())
 
     gc.callbacks.append(time_it)
-    gc_pacing.start()
+    gc.disable()
 
 
 def _stop_with_parent() -> None:
