@@ -77,7 +77,6 @@ async def watch_loop(stats: Stats) -> None:
         before = time.monotonic()
         await asyncio.sleep(0.1)
         lag = time.monotonic() - before - 0.1
-        stats.loop_lag_max = max(stats.loop_lag_max, lag)
         stats.loop_lags.append(lag)
 
 

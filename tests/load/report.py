@@ -50,7 +50,7 @@ def build_report(config: Config, servers: list[str], stats: Stats, *, players: i
         "hostile_sockets": hostile_sockets,
         "hostile": dict(stats.hostile.most_common()),
         "server_errors": server_errors,
-        "client_loop_lag_max_ms": round(stats.loop_lag_max * 1000, 1),
+        "client_loop_lag_max_ms": round(max(stats.loop_lags, default=0.0) * 1000, 1),
         "client_loop_lag_ms": ms_percentiles(stats.loop_lags),
         "client_gc_pause_ms": ms_percentiles(stats.gc_pauses),
         "client_cpu_s": round(client_cpu, 1),

@@ -54,7 +54,6 @@ class Stats:
     connections_peak: int = 0
     reconnects: int = 0
     quiet_syncs: int = 0  # waits for the others' move that needed a `sync` to go on
-    loop_lag_max: float = 0.0
     loop_lags: list[float] = field(default_factory=list)  # the client loop's lag, every 0.1 s
     gc_pauses: list[float] = field(default_factory=list)  # the client's collections
     first_move_at: float | None = None
@@ -89,7 +88,6 @@ class Stats:
         self.connections_peak += other.connections_peak
         self.reconnects += other.reconnects
         self.quiet_syncs += other.quiet_syncs
-        self.loop_lag_max = max(self.loop_lag_max, other.loop_lag_max)
         self.loop_lags += other.loop_lags
         self.gc_pauses += other.gc_pauses
         for name, pick in (("first_move_at", min), ("last_move_at", max)):
