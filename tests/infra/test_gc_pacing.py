@@ -29,12 +29,16 @@ class _Clock:
 
 @pytest.fixture
 def collector_off() -> Iterator[None]:
+    """The collector as a server runs it: its own collection off, and what was there before
+    frozen out of the walks (as `yourtrumps_site/asgi.py` freezes the start-up objects)."""
     was_enabled = gc.isenabled()
     gc.disable()
     gc.collect()
+    gc.freeze()
     try:
         yield
     finally:
+        gc.unfreeze()
         if was_enabled:
             gc.enable()
 
@@ -66,11 +70,33 @@ def test_a_burst_of_objects_brings_the_collection_forward(collector_off: None) -
     del node
     assert not pacer.step()
 
-    held = [[i] for i in range(12_000)]  # objects the collector tracks, all alive
+    held = [[i] for i in range(16_000)]  # objects the collector tracks, all alive
     assert pacer.step()
     assert gone() is None
-    assert len(held) == 12_000
+    assert len(held) == 16_000
     assert not pacer.step()  # the count starts again from what the collection left
+
+
+def test_the_bound_grows_with_what_the_process_holds(collector_off: None) -> None:
+    clock = _Clock()
+    pacer = gc_pacing.Pacer(full_seconds=3600, full_after_objects=10_000, clock=clock)
+    held = [[i] for i in range(40_000)]
+    assert pacer.step()  # more than 10,000-15,000 objects more
+    assert 40_000 <= pacer.new_objects_bound <= 41_000 * gc_pacing.BOUND_SPREAD
+
+    held += [[i] for i in range(30_000)]  # alive too: no reason to walk them all again yet
+    assert not pacer.step()
+    held += [[i] for i in range(40_000)]
+    assert pacer.step()
+    assert len(held) == 110_000
+
+
+def test_servers_under_the_same_load_reach_their_bounds_at_different_times() -> None:
+    clock = _Clock()
+    bounds = {gc_pacing.Pacer(full_after_objects=1_000_000, clock=clock).new_objects_bound
+              for _ in range(20)}
+    assert all(1_000_000 <= bound <= 1_000_000 * gc_pacing.BOUND_SPREAD for bound in bounds)
+    assert len(bounds) > 10
 
 
 def test_servers_started_together_do_not_collect_together() -> None:
