@@ -18,12 +18,13 @@ together do not pause together), or sooner once the process holds as many object
 last collection left alive (at least `FULL_AFTER_OBJECTS` more): a burst of garbage is
 collected when it becomes large beside what the process holds, not after its ten minutes.
 That bound is relative, as CPython's own rule for whole collections is: a server filling up
-with sockets holds a million objects more without any garbage among them, and a fixed bound
-collected it (0.7-1.4 s with a thousand sockets) only to find them alive. It is also drawn at
-random (up to half as large again) so that servers under the same load, which reach a bound
-at the same moment, do not pause together. What was loaded before the first connection is
-frozen out of these walks (`yourtrumps_site/asgi.py`). Each collection is logged: its reason,
-its pause, what it freed and what it left.
+with sockets holds ever more objects without garbage among them (433,000 with a thousand
+sockets), and a fixed bound would walk them again and again only to find them alive. It is
+also drawn at random (up to half as large again) so that servers under the same load, which
+reach a bound at the same moment, do not pause together. What was loaded before the first
+connection is frozen out of these walks (`yourtrumps_site/asgi.py`). Each collection is
+logged: its reason, its pause, the objects made since the last, what it freed and what it
+left.
 """
 
 from __future__ import annotations
