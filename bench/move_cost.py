@@ -41,6 +41,7 @@ from games.play.services import Player  # noqa: E402
 from games.play.state_message import state_message  # noqa: E402
 from games.play.time_control import TimeControl  # noqa: E402
 from games.rules import State  # noqa: E402
+from infra import gc_pacing  # noqa: E402
 from infra.db_threads import db_call  # noqa: E402
 
 
@@ -100,7 +101,7 @@ def main() -> None:
     # The garbage collector as a daphne sets it (`yourtrumps_site/asgi.py`).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
+    gc_pacing.start()
     try:
         asyncio.run(play(matches, new_duel, args.moves, args.seed))
     finally:

@@ -81,7 +81,7 @@ def test_the_bound_grows_with_what_the_process_holds(collector_off: None) -> Non
     clock = _Clock()
     pacer = gc_pacing.Pacer(full_seconds=3600, full_after_objects=10_000, clock=clock)
     held = [[i] for i in range(40_000)]
-    assert pacer.step()  # more than 10,000-15,000 objects more
+    assert pacer.step()  # past its first bound, 10,000-15,000 objects more
     assert 40_000 <= pacer.new_objects_bound <= 41_000 * gc_pacing.BOUND_SPREAD
 
     held += [[i] for i in range(30_000)]  # alive too: no reason to walk them all again yet
