@@ -45,6 +45,9 @@ def test_after_one_call_meets_a_dropped_connection_the_other_threads_check_their
         except DatabaseError as error:
             return error
 
+    # Each thread's connection new, so that none is closed for its age (`CONN_MAX_AGE`)
+    # right after telling its pid, as an older one of a thread that served earlier tests is.
+    asyncio.run(on_every_thread(closed))
     pids = asyncio.run(on_every_thread(backend_pid))
     try:
         with connection.cursor() as cursor:  # as a restarted server does to every client
