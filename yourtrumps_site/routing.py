@@ -3,7 +3,7 @@
 
 The cool-down of a session closed for abuse comes first (`infra.ws_cooldown`),
 then the path is matched: the origin check (`yourtrumps_site.ws_origin`) and the session's
-user (Channels' session middleware and `infra.session_user`, which reads the user on the
+user (Channels' cookie middleware and `infra.session_user`, which reads the user on the
 database threads) wrap each route's consumer, so that a path which
 matches no route is refused without either (`infra.sockets.no_such_route`).
 """
@@ -11,7 +11,7 @@ matches no route is refused without either (`infra.sockets.no_such_route`).
 from typing import Any
 
 from channels.routing import URLRouter
-from channels.sessions import SessionMiddlewareStack
+from channels.sessions import CookieMiddleware
 from django.urls import URLPattern, path, re_path
 
 from games.matchmaking.routing import websocket_urlpatterns as matchmaking_websocket_urlpatterns
@@ -26,7 +26,7 @@ from yourtrumps_site.ws_origin import OriginValidator
 
 def _signed_in(consumer: Any) -> Any:
     """A consumer behind the origin check and with the session's user in its scope."""
-    return OriginValidator(SessionMiddlewareStack(SessionUserMiddleware(consumer)))
+    return OriginValidator(CookieMiddleware(SessionUserMiddleware(consumer)))
 
 
 def _each_signed_in(patterns: list[URLPattern]) -> list[URLPattern]:
