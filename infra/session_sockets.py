@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy
 from accounts.signals import users_deactivated
 from infra.db_threads import db_call
 from infra.group_send import group_send_all
+from infra.json_text import json_text
 
 CLOSE_SESSION_ENDED = 4401  # as HTTP's 401: log in again
 SESSION_ENDED = "session_ended"
@@ -180,7 +181,5 @@ def _language(scope: dict[str, Any]) -> str:
 
 
 def _error_text(code: str, detail: str) -> str:
-    import json
-
-    return json.dumps({"type": "error", "code": code, "detail": detail, "for": None,
+    return json_text({"type": "error", "code": code, "detail": detail, "for": None,
                        "version": None})

@@ -43,7 +43,6 @@ deployment may tune them.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
@@ -56,6 +55,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from accounts.languages import language_for_scope
+from infra.json_text import json_text, json_value
 from infra.ws_cooldown import cooldown_start
 
 logger = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ class TokenBucket:
 
 def _message_type(text: str | None) -> str | None:
     try:
-        kind = json.loads(text or "").get("type")
+        kind = json_value(text or "").get("type")
     except (ValueError, AttributeError, RecursionError):
         return None
     return kind if isinstance(kind, str) else None
@@ -202,7 +202,7 @@ class WebSocketLimits:
         with translation.override(language_for_scope(self.scope)):  # type: ignore[attr-defined]
             detail = str(words)
         await self.send(  # type: ignore[attr-defined]
-            text_data=json.dumps(
+            text_data=json_text(
                 {"type": "error", "code": code, "detail": detail, "for": about, "version": None}
             )
         )

@@ -11,7 +11,6 @@ the socket's pages, and the player's friends list (`yourtrumps_site.friends_sock
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -22,6 +21,7 @@ from django.utils.translation import ngettext
 from accounts.languages import language_for_scope
 from accounts.validators import has_control_characters
 from infra.db_threads import db_call
+from infra.json_text import json_value
 from infra.sockets import SiteSocket
 from notifications import selectors as notification_selectors
 from notifications.services import notify_group
@@ -71,7 +71,7 @@ class SiteConsumer(FriendsSocket, SiteSocket, AsyncJsonWebsocketConsumer):  # ty
     def _announcement(self, text_data: str | None) -> tuple[str, tuple[str, str] | None]:
         """The text to announce, or the (code, translated words) of why it is refused."""
         try:
-            message = json.loads(text_data or "")
+            message = json_value(text_data or "")
         except ValueError:
             return "", ("bad_json", _("The server did not understand that."))
         if not isinstance(message, dict) or message.get("type") != "announce":

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -53,6 +52,7 @@ from games.matchmaking import errors, selectors, services, tables
 from games.matchmaking.errors import MatchmakingError
 from games.matchmaking.schemas import lobby_message
 from infra.db_threads import db_call
+from infra.json_text import json_text
 from infra.sockets import SiteSocket
 
 # A socket that is not searching re-reads the lobby every this many ticks (it is told of
@@ -219,7 +219,7 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def _send_lobby(self, force: bool = False) -> None:
         lobby = await db_call(self._lobby)
-        text = json.dumps(lobby, separators=(",", ":"), sort_keys=True)
+        text = json_text(lobby, sort_keys=True)
         if force or text != self.last_sent:
             self.last_sent = text
             lobby["server_time_ms"] = int(timezone.now().timestamp() * 1000)
@@ -235,4 +235,4 @@ class LobbyConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.ws_strike()
 
     async def _send(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=json_text(content))

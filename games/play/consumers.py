@@ -35,13 +35,11 @@ work runs on the pool of `infra.db_threads`.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError, InterfaceError
-from django.utils import translation
 from pydantic import ValidationError
 
 from accounts.languages import language_for_scope
@@ -55,6 +53,7 @@ from games.play.snapshot_cache import Snapshot, recent
 from games.play.snapshots import match_snapshot
 from games.play.state_message import rendered
 from infra.db_threads import db_call
+from infra.json_text import json_text, json_value
 from infra.sockets import SiteSocket
 
 logger = logging.getLogger(__name__)
@@ -155,7 +154,7 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
             await self.ws_strike()
             return
         try:
-            raw = json.loads(text_data)
+            raw = json_value(text_data)
         except ValueError:
             await self._error(errors.BAD_MESSAGE, "not JSON", None)
             await self.ws_strike()
@@ -259,10 +258,8 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
             return
         if force or snapshot["version"] > self.sent_version:
             self.sent_version = max(self.sent_version, snapshot["version"])
-            with translation.override(self.language):
-                text = rendered.text(snapshot=snapshot, viewer_seat=self.seat,
-                                     language=self.language)
-            await self.send(text_data=text)
+            await self.send(text_data=rendered.text(snapshot=snapshot, viewer_seat=self.seat,
+                                                    language=self.language))
 
     async def _error(self, code: str, detail: str, about: str | None, *,
                      refresh: bool = False) -> None:
@@ -279,4 +276,4 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
         await self._send_state(snapshot)
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=json_text(content))

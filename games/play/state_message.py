@@ -19,7 +19,6 @@ which is the socket's, not the mover's.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -27,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.play import checks
 from games.play.models import Status, TerminationReason, Variant, player_name
@@ -44,6 +43,7 @@ from games.play.snapshots import RATING_KEYS
 from games.rules import State as Position
 from games.rules import parse_cards, visible_hands
 from games.rules.cards import CARD_NAMES, mask_codes
+from infra.json_text import json_text
 
 Hands = list[tuple[list[str] | None, int]]
 """Per seat: the cards a viewer may see of its hand (None: no cards dealt yet) and how many
@@ -328,7 +328,7 @@ def state_message(*, snapshot: Snapshot, viewer_seat: int | None,
 
 def state_text(message: State) -> str:
     """A state as the socket sends it."""
-    return json.dumps(message, separators=(",", ":"))
+    return json_text(message)
 
 
 class RenderedStates:
@@ -353,13 +353,14 @@ class RenderedStates:
         return len(self._items)
 
     def text(self, *, snapshot: Snapshot, viewer_seat: int | None, language: str) -> str:
-        """The text of `viewer_seat`'s state of `snapshot`, in the active language (named
-        `language`)."""
+        """The text of `viewer_seat`'s state of `snapshot` in `language` (activated only to
+        make what is not held: most states sent are the text made for another socket)."""
         key = (snapshot["id"], snapshot["version"], language)
         now = time.monotonic()
         held = self._items.get(key)
         if held is None or now - held[0] > self.REUSE_SECONDS:
-            held = (now, state_shared(snapshot=snapshot), {})
+            with translation.override(language):
+                held = (now, state_shared(snapshot=snapshot), {})
             self._items[key] = held
             self._items.move_to_end(key)
             items = self._items
@@ -369,7 +370,7 @@ class RenderedStates:
                 items.popitem(last=False)
         texts = held[2]
         text = texts.get(viewer_seat)
-        if text is None:
+        if text is None:  # the viewer's part holds no words: no language to activate
             text = texts[viewer_seat] = state_text(state_for(held[1], viewer_seat))
         return text
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -41,6 +40,7 @@ from games.tournaments import errors, presence, selectors, services
 from games.tournaments.models import TournamentGame
 from games.tournaments.schemas import tournament_message
 from infra.db_threads import db_call
+from infra.json_text import json_text
 from infra.sockets import SiteSocket
 
 FLUSH_SECONDS = 1.0
@@ -160,4 +160,4 @@ class TournamentConsumer(SiteSocket, AsyncWebsocketConsumer):  # type: ignore[mi
         await self._send(await db_call(self._state))
 
     async def _send(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=json_text(content))

@@ -18,7 +18,6 @@ chat's rate limit, while their moves and their socket go on.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +34,7 @@ from games.play.chat.schemas import ChatClientMessage
 from games.play.chat.selectors import Speaker
 from games.play.models import Match, Seat
 from infra.db_threads import db_call
+from infra.json_text import json_value
 from infra.ws_limits import TokenBucket
 
 CHAT_FRAME_BYTES = 2048
@@ -46,7 +46,7 @@ def is_chat_frame(text: str | None) -> bool:
     if text is None or len(text) > CHAT_FRAME_BYTES or '"chat"' not in text:
         return False
     try:
-        raw = json.loads(text)
+        raw = json_value(text)
     except (ValueError, RecursionError):
         return False
     return isinstance(raw, dict) and raw.get("type") == "chat"

@@ -69,6 +69,13 @@ def test_a_view_is_rendered_in_the_sockets_language(alice):
         names[language] = view["seats"][1]["name"]
     assert names["en"] == "AI level 2"
     assert len(set(names.values())) == 3, names
+    # A socket's text is made in the socket's language, whatever language is active.
+    texts = RenderedStates()
+    with translation.override("en"):
+        sent = {language: json.loads(texts.text(snapshot=snapshot, viewer_seat=0,
+                                                language=language))["seats"][1]["name"]
+                for language in ("ru", "en", "pl")}
+    assert sent == names
 
 
 @settings(max_examples=6, deadline=None,
