@@ -138,7 +138,10 @@ def parse_card_codes(text: str) -> list[int]:
     """Codes of concatenated cards, in the order written (``"9HQS"`` -> two codes)."""
     if len(text) % 2:
         raise InvalidNotationError(f"{text!r} is not a run of two-letter cards (odd length)")
-    codes = [parse_card_code(text[i : i + 2]) for i in range(0, len(text), 2)]
+    try:
+        codes = [_CODE_OF_NAME[text[i : i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:  # say which card is wrong
+        codes = [parse_card_code(text[i : i + 2]) for i in range(0, len(text), 2)]
     if len(set(codes)) != len(codes):
         dup = next(CARD_NAMES[c] for c in codes if codes.count(c) > 1)
         raise InvalidNotationError(f"card {dup} appears twice in {text!r}")

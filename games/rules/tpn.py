@@ -81,6 +81,16 @@ def _parse_seat(text: str, n: int, what: str, kind: str) -> int:
     return seat
 
 
+def _lowest_code(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _holder(hands: list[int], code: int) -> str:
+    """Which of the hands read holds the card `code` (for an error's words)."""
+    seat = next(seat for seat, mask in enumerate(hands) if mask >> code & 1)
+    return f"seat {seat}'s hand"
+
+
 def parse_position(text: str, allow_hidden: bool = False) -> ParsedPosition:
     """Parse and check a TPN (or, with ``allow_hidden``, an observation TPN)."""
     kind = "observation" if allow_hidden else "TPN"
@@ -99,15 +109,16 @@ def parse_position(text: str, allow_hidden: bool = False) -> ParsedPosition:
         raise _fail(kind, f"{len(hand_texts)} hands for {n} trump suits (one hand per seat)")
     hands: list[int] = []
     hidden: list[int] = []
-    seen: dict[int, str] = {}
+    held = 0  # every card of the hands read so far
     for seat, hand_text in enumerate(hand_texts):
         codes, count = _parse_hand(hand_text, seat, allow_hidden, kind)
-        for code in codes:
-            if code in seen:
-                raise _fail(kind, f"{format_mask(1 << code)} is both in {seen[code]} and "
-                            f"in seat {seat}'s hand")
-            seen[code] = f"seat {seat}'s hand"
-        hands.append(mask_of(codes))
+        mask = mask_of(codes)
+        if mask & held:
+            code = _lowest_code(mask & held)
+            raise _fail(kind, f"{format_mask(1 << code)} is both in {_holder(hands, code)} and "
+                        f"in seat {seat}'s hand")
+        held |= mask
+        hands.append(mask)
         hidden.append(count)
     if pile_f == "-":
         pile: list[int] = []
@@ -117,9 +128,9 @@ def parse_position(text: str, allow_hidden: bool = False) -> ParsedPosition:
         except InvalidNotationError as error:
             raise _fail(kind, f"pile: {error}") from None
         for code in pile:
-            if code in seen:
-                raise _fail(kind, f"{format_mask(1 << code)} is both in {seen[code]} and "
-                            "in the pile")
+            if held >> code & 1:
+                raise _fail(kind, f"{format_mask(1 << code)} is both in {_holder(hands, code)} "
+                            "and in the pile")
     to_move = _parse_seat(to_move_f, n, "to-move", kind)
     out: list[int] = []
     if out_f != "-":
