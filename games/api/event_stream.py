@@ -22,6 +22,7 @@ from games.matchmaking.core import user_group
 from games.matchmaking.models import ChallengeStatus
 from games.play import services
 from games.play.models import Status
+from games.play.snapshot_cache import event_snapshot
 from infra.db_threads import db_call
 
 OVER = (Status.FINISHED, Status.ABORTED)
@@ -103,9 +104,8 @@ async def event_lines(*, user_id: int) -> AsyncIterator[bytes]:
                         yield line({"type": name, "challenge": closed})
                 challenges = now_open
             elif kind == "match.changed":
-                snapshot = event.get("snapshot") or {}
-                match_id = snapshot.get("id")
-                if match_id in playing and snapshot.get("status") in OVER:
+                match_id = event.get("match_id")
+                if match_id in playing and (event_snapshot(event) or {}).get("status") in OVER:
                     playing.discard(match_id)
                     await listener.leave(services.group_name(match_id))
                     game = await db_call(selectors.game_summary, match_id=match_id,

@@ -20,7 +20,7 @@ from games.play import services
 from games.play.errors import PlayError
 from games.play.leases import leases
 from games.play.models import Status
-from games.play.snapshot_cache import Snapshot, recent
+from games.play.snapshot_cache import Snapshot, event_snapshot
 from games.play.snapshots import match_snapshot
 from games.play.state_message import state_message
 from infra.db_threads import db_call
@@ -66,13 +66,11 @@ async def game_lines(*, match_id: int, seat: int | None,
                 continue
             if event.get("type") != "match.changed" or int(event.get("version", 0)) <= sent:
                 continue
-            found = event.get("snapshot")
+            found = event_snapshot(event)
             if found is None:
                 found = await db_call(match_snapshot, match_id=match_id)
                 if found is None:
                     return
-            else:
-                recent.put(found)
             snapshot = found
             sent = snapshot["version"]
             yield state_line(snapshot, seat, "gameState")

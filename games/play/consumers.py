@@ -49,7 +49,7 @@ from games.play.errors import PlayError
 from games.play.leases import leases
 from games.play.models import Match, Seat
 from games.play.schemas import FocusMessage, MoveMessage, TrumpMessage, client_message
-from games.play.snapshot_cache import Snapshot, recent
+from games.play.snapshot_cache import Snapshot, event_snapshot
 from games.play.snapshots import match_snapshot
 from games.play.state_message import rendered
 from infra.db_threads import db_call
@@ -246,11 +246,9 @@ class MatchConsumer(ChatSocket, SiteSocket, AsyncWebsocketConsumer):  # type: ig
         """A change was committed (in any process): send the view if it is news to us."""
         if int(event.get("version", 0)) <= self.sent_version:
             return
-        snapshot = event.get("snapshot")
+        snapshot = event_snapshot(event)
         if snapshot is None:  # the change could not be read back: read it now
             snapshot = await self._read_snapshot()
-        else:
-            recent.put(snapshot)  # committed: a later move of this match may read from it
         await self._send_state(snapshot)
 
     async def _send_state(self, snapshot: Snapshot | None, force: bool = False) -> None:

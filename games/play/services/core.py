@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
@@ -22,7 +22,7 @@ from games.play import checks, errors, events, selectors
 from games.play.errors import PlayError
 from games.play.game_cache import recent_games
 from games.play.models import Match, Seat, Status, Vacation
-from games.play.snapshot_cache import Snapshot, recent
+from games.play.snapshot_cache import Snapshot, recent, snapshot_packed
 from games.play.snapshots import snapshot_of
 from games.rules import Game, State, Suit, TrumpChoice
 from infra.db_threads import off_the_reply_path
@@ -238,5 +238,10 @@ def broadcast(snapshot: Snapshot) -> None:
     change is committed, and clients that miss the news catch up on their next `sync` or
     reconnect. On a socket's database thread neither the thread nor the player's reply waits
     for Redis (`infra.group_send`)."""
-    message = {"type": "match.changed", "version": snapshot["version"], "snapshot": snapshot}
-    group_send_all([(group_name(snapshot["id"]), message)])
+    group_send_all([(group_name(snapshot["id"]), change_event(snapshot))])
+
+
+def change_event(snapshot: Snapshot) -> dict[str, Any]:
+    """The channel-layer event of a committed change (read by `event_snapshot`)."""
+    return {"type": "match.changed", "match_id": snapshot["id"], "version": snapshot["version"],
+            "snapshot": snapshot_packed(snapshot)}

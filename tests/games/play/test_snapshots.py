@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from games.play import schemas, selectors, services, snapshots
 from games.play.models import Match
 from games.play.services import Player
-from games.play.snapshot_cache import recent
+from games.play.services.core import change_event
+from games.play.snapshot_cache import event_snapshot, recent
 from games.play.state_message import RenderedStates, state_message
 from games.play.time_control import TimeControl
 from games.rules import State, visible_hands
@@ -182,3 +183,21 @@ def test_a_made_state_is_sent_again_within_the_reuse_time_and_then_let_go(make_u
     # Past its time a state is made anew, so the one made before is held no longer.
     assert len(texts) == 1
     assert texts.text(snapshot=snapshot, viewer_seat=0, language="en") is not first
+
+
+def test_an_event_is_opened_only_where_its_change_was_not_made_and_there_once(make_user, alice):
+    match = services.match_create(players=[Player(user=alice), Player(user=make_user())], seed=3,
+                                  trumps="SH", now=T0)
+    change = services.match_resign(match_id=match.pk, seat=0, now=at(1))
+    event = change_event(change.snapshot)
+    # The process that made the change holds its snapshot (`_committed` keeps it): the same
+    # object, nothing opened.
+    recent.put(change.snapshot)
+    assert event_snapshot(event) is change.snapshot
+    # Another process opens it once; its other sockets are given what the first opened.
+    recent.clear()
+    opened = event_snapshot(event)
+    assert json.loads(json.dumps(opened)) == json.loads(json.dumps(change.snapshot))
+    assert event_snapshot(event) is opened
+    # A change that could not be read back carries none: the socket reads the match itself.
+    assert event_snapshot({**event, "snapshot": None}) is None
