@@ -1,5 +1,5 @@
-"""The servers' collections: none of their own, a whole one when due or when a burst of objects
-is held, and what forms a cycle is freed by it."""
+"""The servers' collections: none of their own, a whole one when due or when the process's memory
+has grown by half, and what forms a cycle is freed by it."""
 
 from __future__ import annotations
 
@@ -43,9 +43,17 @@ def collector_off() -> Iterator[None]:
             gc.enable()
 
 
+class _Memory:
+    def __init__(self) -> None:
+        self.bytes = 200 * 2**20
+
+    def __call__(self) -> int:
+        return self.bytes
+
+
 def test_a_cycle_waits_for_the_whole_collection_and_is_freed_by_it(collector_off: None) -> None:
     clock = _Clock()
-    pacer = gc_pacing.Pacer(full_seconds=600, clock=clock)
+    pacer = gc_pacing.Pacer(full_seconds=600, clock=clock, memory=_Memory())
     assert clock.now + 300 <= pacer.full_at <= clock.now + 600
     node = _Node()
     gone = weakref.ref(node)
@@ -62,46 +70,48 @@ def test_a_cycle_waits_for_the_whole_collection_and_is_freed_by_it(collector_off
     assert not pacer.step()
 
 
-def test_a_burst_of_objects_brings_the_collection_forward(collector_off: None) -> None:
-    clock = _Clock()
-    pacer = gc_pacing.Pacer(full_seconds=3600, full_after_objects=10_000, clock=clock)
+def test_memory_grown_by_half_brings_the_collection_forward(collector_off: None) -> None:
+    clock, memory = _Clock(), _Memory()
+    pacer = gc_pacing.Pacer(full_seconds=3600, growth_min_bytes=10 * 2**20, clock=clock,
+                            memory=memory)
+    # After a collection at 200 MiB: the next at 300-350 MiB (half of it, drawn per server).
+    assert 300 * 2**20 <= pacer.memory_bound <= 350 * 2**20
     node = _Node()
     gone = weakref.ref(node)
     del node
+    memory.bytes = 299 * 2**20  # sockets filling the process: no garbage worth a pause
     assert not pacer.step()
+    assert gone() is not None
 
-    held = [[i] for i in range(16_000)]  # objects the collector tracks, all alive
+    memory.bytes = 360 * 2**20
     assert pacer.step()
     assert gone() is None
-    assert len(held) == 16_000
-    assert not pacer.step()  # the count starts again from what the collection left
-
-
-def test_the_bound_grows_with_what_the_process_holds(collector_off: None) -> None:
-    clock = _Clock()
-    pacer = gc_pacing.Pacer(full_seconds=3600, full_after_objects=10_000, clock=clock)
-    held = [[i] for i in range(40_000)]
-    assert pacer.step()  # past its first bound, 10,000-15,000 objects more
-    assert 40_000 <= pacer.new_objects_bound <= 41_000 * gc_pacing.BOUND_SPREAD
-
-    held += [[i] for i in range(30_000)]  # alive too: no reason to walk them all again yet
+    # Relative to what this one left: at 360 MiB, the next is 180-270 MiB more.
+    assert 540 * 2**20 <= pacer.memory_bound <= 630 * 2**20
     assert not pacer.step()
-    held += [[i] for i in range(40_000)]
-    assert pacer.step()
-    assert len(held) == 110_000
+
+
+def test_a_small_process_waits_for_the_least_growth(collector_off: None) -> None:
+    clock, memory = _Clock(), _Memory()
+    memory.bytes = 20 * 2**20
+    pacer = gc_pacing.Pacer(growth_min_bytes=128 * 2**20, clock=clock, memory=memory)
+    assert 148 * 2**20 <= pacer.memory_bound <= (20 + 192) * 2**20
+    assert gc_pacing.resident_bytes() > 0  # this process's, as a server reads its own
 
 
 def test_servers_under_the_same_load_reach_their_bounds_at_different_times() -> None:
-    clock = _Clock()
-    bounds = {gc_pacing.Pacer(full_after_objects=1_000_000, clock=clock).new_objects_bound
-              for _ in range(20)}
-    assert all(1_000_000 <= bound <= 1_000_000 * gc_pacing.BOUND_SPREAD for bound in bounds)
+    clock, memory = _Clock(), _Memory()
+    bounds = {gc_pacing.Pacer(clock=clock, memory=memory).memory_bound for _ in range(20)}
+    assert all(200 * 2**20 + gc_pacing.GROWTH_MIN_BYTES <= bound
+               <= 200 * 2**20 + gc_pacing.GROWTH_MIN_BYTES * gc_pacing.BOUND_SPREAD
+               for bound in bounds)
     assert len(bounds) > 10
 
 
 def test_servers_started_together_do_not_collect_together() -> None:
     clock = _Clock()
-    firsts = {gc_pacing.Pacer(full_seconds=600, clock=clock).full_at for _ in range(20)}
+    firsts = {gc_pacing.Pacer(full_seconds=600, clock=clock, memory=_Memory()).full_at
+              for _ in range(20)}
     assert all(clock.now + 300 <= at <= clock.now + 600 for at in firsts)
     assert len(firsts) > 10
 
