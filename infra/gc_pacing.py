@@ -15,8 +15,9 @@ grows large).
 So the process's own collection is off (`start`), and `Pacer` runs a whole collection every
 `FULL_SECONDS` (the first at a random point of the first period, so that the servers started
 together do not pause together), or sooner once the process's memory has grown by half of what
-it was after the last one (at least `GROWTH_MIN_BYTES`): garbage that forms cycles is collected
-when it costs memory, not on a clock. A whole collection pauses a server with a thousand
+it was after the last one (at least `GROWTH_MIN_BYTES`, more than its sockets alone take: 119
+KiB each, 140 MiB at 1,200): garbage that forms cycles is collected when it costs memory, not
+on a clock. A whole collection pauses a server with a thousand
 sockets 0.4-0.8 s (it walks the 433,000 objects they hold), and under honest play it frees next
 to nothing: one after 5 minutes of 1,000 duels freed 6,000 objects. A bound on
 `gc.get_count()` (objects made less objects freed) would not have told it: that count had
@@ -43,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 FULL_SECONDS = 3600.0
-GROWTH_MIN_BYTES = 128 * 1024 * 1024
+GROWTH_MIN_BYTES = 256 * 1024 * 1024
 CHECK_SECONDS = 1.0
 BOUND_SPREAD = 1.5
 
