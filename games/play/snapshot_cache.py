@@ -68,9 +68,10 @@ def event_snapshot(event: dict[str, Any]) -> Snapshot | None:
     """The snapshot of a `match.changed` event (`match_id`, `version`, `snapshot` packed or
     None): the one this process holds of that version if it does (it made the change, or
     another socket here opened the event), else opened and kept for the next; None if the
-    event has none (the change could not be read back)."""
+    event has none (the change could not be read back, or it comes from a server of another
+    version while a new one is deployed: the match is read instead)."""
     packed = event.get("snapshot")
-    if packed is None:
+    if not isinstance(packed, bytes) or not isinstance(event.get("match_id"), int):
         return None
     held = recent.get(int(event["match_id"]), version=int(event["version"]))
     if held is not None:

@@ -199,5 +199,8 @@ def test_an_event_is_opened_only_where_its_change_was_not_made_and_there_once(ma
     opened = event_snapshot(event)
     assert json.loads(json.dumps(opened)) == json.loads(json.dumps(change.snapshot))
     assert event_snapshot(event) is opened
-    # A change that could not be read back carries none: the socket reads the match itself.
+    # A change that could not be read back carries none, nor does an event of another shape
+    # (a server of another version during a deploy): the socket reads the match itself.
     assert event_snapshot({**event, "snapshot": None}) is None
+    assert event_snapshot({"type": "match.changed", "version": event["version"],
+                           "snapshot": change.snapshot}) is None
