@@ -17,14 +17,13 @@ So the process's own collection is off (`start`), and `Pacer` runs a whole colle
 together do not pause together), or sooner once the process's memory has grown by half of what
 it was after the last one (at least `GROWTH_MIN_BYTES`, more than its sockets alone take: 119
 KiB each, 140 MiB at 1,200): garbage that forms cycles is collected when it costs memory, not
-on a clock. A whole collection pauses a server with a thousand
-sockets 0.4-0.8 s (it walks the 433,000 objects they hold), and under honest play it frees next
-to nothing: one after 5 minutes of 1,000 duels freed 6,000 objects. A bound on
-`gc.get_count()` (objects made less objects freed) would not have told it: that count had
-grown by 657,000 while the process came to hold 403,000 objects more, as it counts some freed
-objects as held.
-What grows memory is what is worth a pause: the cycles of broken sockets (about 40 MiB in 5
-minutes of hostile churn, docs/reliability.md). The bound is relative, as CPython's own rule
+on a clock. A whole collection pauses a server with a thousand sockets 0.4-0.8 s (it walks the
+433,000 objects they hold), and under honest play it frees next to nothing: one after 5 minutes
+of 1,000 duels freed 6,000 objects. A bound on `gc.get_count()` (objects made less objects
+freed) would not have told it: that count had grown by 657,000 while the process came to hold
+403,000 objects more, as it counts some freed objects as held. What grows memory is what is
+worth a pause: the cycles of broken sockets (about 40 MiB in 5 minutes of hostile churn,
+docs/reliability.md). The bound is relative, as CPython's own rule
 for whole collections is, so a server filling up with sockets is not walked again and again
 only to find them alive, and drawn at random (up to half as large again) so that servers under
 the same load do not reach it together. What was loaded before the first connection is frozen
@@ -38,6 +37,7 @@ import gc
 import logging
 import os
 import random
+import resource
 import threading
 import time
 from collections.abc import Callable
@@ -61,8 +61,6 @@ def resident_bytes() -> int:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[1]) * _PAGE_BYTES
     except OSError:
-        import resource
-
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 

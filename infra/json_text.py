@@ -13,9 +13,6 @@ from typing import Any
 
 import orjson
 
-JSONDecodeError = orjson.JSONDecodeError
-"""What `json_value` raises on text that is not JSON (a `ValueError`)."""
-
 
 def json_text(value: Any, *, sort_keys: bool = False) -> str:
     """`value` (dicts with string keys, lists, tuples, strings, numbers, booleans, None) as
@@ -24,5 +21,5 @@ def json_text(value: Any, *, sort_keys: bool = False) -> str:
 
 
 def json_value(text: str | bytes) -> Any:
-    """The value of a JSON text; `JSONDecodeError` if it is not one."""
+    """The value of a JSON text; orjson's `JSONDecodeError` (a `ValueError`) if it is not one."""
     return orjson.loads(text)

@@ -70,10 +70,10 @@ def event_snapshot(event: dict[str, Any]) -> Snapshot | None:
     another socket here opened the event), else opened and kept for the next; None if the
     event has none (the change could not be read back, or it comes from a server of another
     version while a new one is deployed: the match is read instead)."""
-    packed = event.get("snapshot")
-    if not isinstance(packed, bytes) or not isinstance(event.get("match_id"), int):
+    packed, match_id = event.get("snapshot"), event.get("match_id")
+    if not isinstance(packed, bytes) or not isinstance(match_id, int):
         return None
-    held = recent.get(int(event["match_id"]), version=int(event["version"]))
+    held = recent.get(match_id, version=int(event["version"]))
     if held is not None:
         return held
     snapshot: Snapshot = msgpack.unpackb(packed)
